@@ -1,0 +1,19 @@
+// Tests run against the TypeScript sources of every package (no build needed), type-checked
+// by ts-jest with the root tsconfig, whose `paths` point the package names at `src/`.
+const sources = {
+  '^@toolwright/core$': '<rootDir>/packages/core/src/index.ts',
+  '^@toolwright/core/testing$': '<rootDir>/packages/core/src/testing/index.ts',
+  '^@toolwright/codegen$': '<rootDir>/packages/codegen/src/index.ts',
+  '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages'],
+  testMatch: ['**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/'],
+  moduleNameMapper: sources,
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  testTimeout: 60_000,
+};
