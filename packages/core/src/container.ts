@@ -1,0 +1,189 @@
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import { consoleLogger, type ToolLogger } from './context';
+import { bindManifest } from './manifest/check-manifest';
+import type { ToolManifest } from './manifest/manifest.types';
+import { invokeTool } from './execution/invoke';
+import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
+import { modelMessages } from './execution/messages';
+import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
+
+export interface ExecutionDefaults {
+  /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
+  timeoutMs: number;
+  /** Longer results are cut with a visible marker. Default 20,000. */
+  maxResultChars: number;
+  /** Reads of one segment running at once. Default 8. */
+  maxConcurrency: number;
+  /** Default `'halt'`: a failed write stops the rest of its batch. */
+  onWriteFailure: WriteFailurePolicy;
+}
+
+const DEFAULTS: ExecutionDefaults = {
+  timeoutMs: 30_000,
+  maxResultChars: 20_000,
+  maxConcurrency: 8,
+  onWriteFailure: 'halt',
+};
+
+export interface ToolContainerOptions {
+  /** The `toolManifest` exported by the module `tools-codegen` wrote. */
+  manifest: ToolManifest;
+  /** Instances of the classes with `@Tool` methods. */
+  providers: readonly object[];
+  /** Receives unexpected exceptions with their stack; stderr by default. */
+  logger?: ToolLogger;
+  defaults?: Partial<ExecutionDefaults>;
+  onEvent?: (event: ToolEvent) => void;
+}
+
+export interface ExecuteOptions<TAuth = unknown> {
+  /** The authenticated identity of the session; reaches tools as `ctx.auth`. */
+  auth?: TAuth;
+  /** Aborting it cancels the batch: nothing new starts, running calls see their signal abort. */
+  signal?: AbortSignal;
+  maxConcurrency?: number;
+  onWriteFailure?: WriteFailurePolicy;
+  onEvent?: (event: ToolEvent) => void;
+}
+
+/** Any block of an assistant message, as received or as stored for the next request. */
+export type AssistantContentBlock = ContentBlock | ContentBlockParam;
+
+/** The user message that answers an assistant turn's tool calls. */
+export interface ToolReply {
+  role: 'user';
+  content: ToolResultBlockParam[];
+}
+
+/**
+ * Holds the tools of an application: their definitions for `messages.create`, and `execute`,
+ * which answers every `tool_use` block with a `tool_result` and never rejects for anything a
+ * model or a tool does.
+ */
+export class ToolContainer<TAuth = unknown> {
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly defaults: ExecutionDefaults;
+  private readonly logger: ToolLogger;
+  private readonly onEvent?: (event: ToolEvent) => void;
+
+  constructor(options: ToolContainerOptions) {
+    this.logger = options.logger ?? consoleLogger;
+    this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
+    this.onEvent = options.onEvent;
+    for (const { entry, instance, decorated } of bindManifest(options.manifest, options.providers)) {
+      this.tools.set(entry.definition.name, {
+        name: entry.definition.name,
+        effect: entry.effect,
+        definition: entry.definition,
+        inputClass: entry.inputClass,
+        parameters: entry.parameters,
+        instance,
+        method: entry.method,
+        options: decorated.options,
+      });
+    }
+  }
+
+  /** The tool names, in manifest order. */
+  get names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** Definitions for `client.messages.create({ tools })`; a fresh copy on every call. */
+  definitions(): Tool[] {
+    return [...this.tools.values()].map((t) => structuredClone(t.definition));
+  }
+
+  /** One `tool_result` per `tool_use` block of `content`, same ids, same order. */
+  async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
+    const calls = toolCalls(content);
+    const emit = (event: ToolEvent) => this.emit(event, options.onEvent);
+    const signal = options.signal ?? new AbortController().signal;
+    try {
+      const results = await runSchedule(
+        calls.map((call) => ({ ...call, mayWrite: this.tools.get(call.name)?.effect !== 'read' })),
+        {
+          maxConcurrency: options.maxConcurrency ?? this.defaults.maxConcurrency,
+          onWriteFailure: options.onWriteFailure ?? this.defaults.onWriteFailure,
+          signal,
+          run: (call) => this.call(call, options.auth, signal, emit),
+          skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
+        },
+      );
+      return results.map((r) => r.result);
+    } catch (error) {
+      this.logger.error('toolwright: execute failed unexpectedly; answering every call as an internal error:', error);
+      return calls.map((call) => answer(call, 'internal_error', modelMessages.internal(call.name)).result);
+    }
+  }
+
+  /** `execute`, wrapped as the user message that must follow the assistant turn. */
+  async reply(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolReply> {
+    return { role: 'user', content: await this.execute(content, options) };
+  }
+
+  private async call(call: ScheduledCall, auth: unknown, signal: AbortSignal, emit: (e: ToolEvent) => void): Promise<CallResult> {
+    const tool = this.tools.get(call.name);
+    const effect = tool?.effect ?? 'unknown';
+    const started = Date.now();
+    emit({ type: 'call_start', tool: call.name, toolUseId: call.id, effect, at: started });
+    const result = tool
+      ? await invokeTool(tool, call, {
+          auth,
+          signal,
+          logger: this.logger,
+          timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
+          maxResultChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
+        })
+      : answer(call, 'unknown_tool', modelMessages.unknownTool(call.name, this.names));
+    const ended = Date.now();
+    emit({ type: 'call_end', tool: call.name, toolUseId: call.id, effect, at: ended, durationMs: ended - started, outcome: result.outcome });
+    return result;
+  }
+
+  private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit: (e: ToolEvent) => void): CallResult {
+    const effect = this.tools.get(call.name)?.effect ?? 'unknown';
+    emit({ type: 'call_skipped', tool: call.name, toolUseId: call.id, effect, at: Date.now(), reason });
+    return reason === 'halted' && cause
+      ? answer(call, 'not_executed', modelMessages.notExecuted(cause.name, cause.id))
+      : answer(call, 'cancelled', modelMessages.cancelled(false, effect === 'write'));
+  }
+
+  private emit(event: ToolEvent, perCall?: (event: ToolEvent) => void): void {
+    for (const listener of [this.onEvent, perCall]) {
+      if (!listener) continue;
+      try {
+        listener(event);
+      } catch (error) {
+        this.logger.error(`toolwright: an onEvent listener threw on ${event.type}; results are unaffected:`, error);
+      }
+    }
+  }
+}
+
+function toolCalls(content: readonly AssistantContentBlock[]): ToolCall[] {
+  return content
+    .filter((b): b is Extract<AssistantContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
+    .map((b) => ({ id: b.id, name: b.name, input: b.input }));
+}
+
+function checkDefaults(defaults: ExecutionDefaults): ExecutionDefaults {
+  const positive = (key: 'timeoutMs' | 'maxResultChars' | 'maxConcurrency') => {
+    const value = defaults[key];
+    if (!Number.isInteger(value) || value < 1) {
+      throw new RangeError(`ToolContainer: defaults.${key} must be a positive integer, got ${value}.`);
+    }
+  };
+  positive('timeoutMs');
+  positive('maxResultChars');
+  positive('maxConcurrency');
+  if (defaults.onWriteFailure !== 'halt' && defaults.onWriteFailure !== 'continue') {
+    throw new RangeError(`ToolContainer: defaults.onWriteFailure must be 'halt' or 'continue', got ${defaults.onWriteFailure}.`);
+  }
+  return defaults;
+}

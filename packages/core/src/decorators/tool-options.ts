@@ -1,0 +1,50 @@
+import type { CacheControlEphemeral } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolContext } from '../context';
+
+/** Whether a tool only reads (safe to run beside other reads) or may change something. */
+export type ToolEffect = 'read' | 'write';
+
+export interface ToolOptions<TAuth = any, TInput = any> {
+  /** Overrides the derived name (`<group prefix>_<snake_case(method)>`). */
+  name?: string;
+  /** `'write'` by default: a tool is serialized unless it says it is safe to run concurrently. */
+  effect?: ToolEffect;
+  /** Ask the API for grammar-constrained arguments (`strict: true` in the definition). */
+  strict?: boolean;
+  /** Per-call time limit; the container default applies when absent. */
+  timeoutMs?: number;
+  /** Longer results are cut with a visible marker; the container default applies when absent. */
+  maxResultChars?: number;
+  /** Checked after validation and before the method; `false` answers "not allowed". */
+  guard?: (ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
+  /** Adds `cache_control` to this tool's definition. */
+  cacheControl?: CacheControlEphemeral;
+}
+
+export interface ParamOptions {
+  /** Property name in the input object; the parameter's own name by default. */
+  name?: string;
+  description?: string;
+  pattern?: RegExp | string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+  enum?: readonly (string | number | boolean)[];
+  optional?: boolean;
+}
+
+export interface ToolGroupOptions {
+  /** Prefix of every tool name of the class: `prefix_<snake_case(method)>`. */
+  prefix?: string;
+}
+
+/** How one method parameter is filled at call time. */
+export type ParamKind = 'param' | 'input' | 'ctx';
+
+export interface ParamMetadata {
+  index: number;
+  kind: ParamKind;
+  options?: ParamOptions;
+}

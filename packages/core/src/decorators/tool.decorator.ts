@@ -1,0 +1,47 @@
+import { TOOL_METHODS, TOOL_OPTIONS, TOOL_PARAMS } from './metadata-keys';
+import { ToolDefinitionError, describeMember } from './definition-error';
+import { TOOL_NAME_PATTERN } from '../manifest/tool-name';
+import type { ParamMetadata, ToolOptions } from './tool-options';
+
+/** Marks a method as a Claude tool. `effect` defaults to `'write'`. */
+export function Tool(options: ToolOptions = {}): MethodDecorator {
+  return (target, propertyKey, descriptor) => {
+    const where = describeMember(target, propertyKey);
+    if (typeof target === 'function') {
+      throw new ToolDefinitionError(`@Tool on static method ${where}: tools are instance methods; remove "static".`);
+    }
+    if (typeof propertyKey !== 'string') {
+      throw new ToolDefinitionError(`@Tool on ${where}: the method needs a string name.`);
+    }
+    if (typeof descriptor.value !== 'function') {
+      throw new ToolDefinitionError(`@Tool on ${where}: only methods can be tools, not accessors.`);
+    }
+    if (options.name !== undefined && !TOOL_NAME_PATTERN.test(options.name)) {
+      throw new ToolDefinitionError(
+        `@Tool on ${where}: name "${options.name}" must match ${TOOL_NAME_PATTERN} (letters, digits, "_" and "-", at most 128).`,
+      );
+    }
+    if (options.effect !== undefined && options.effect !== 'read' && options.effect !== 'write') {
+      throw new ToolDefinitionError(`@Tool on ${where}: effect must be 'read' or 'write', got ${JSON.stringify(options.effect)}.`);
+    }
+    checkParams(where, Reflect.getOwnMetadata(TOOL_PARAMS, target, propertyKey) ?? []);
+    Reflect.defineMetadata(TOOL_OPTIONS, options, target, propertyKey);
+    const methods: string[] = Reflect.getOwnMetadata(TOOL_METHODS, target) ?? [];
+    Reflect.defineMetadata(TOOL_METHODS, [...methods, propertyKey], target);
+  };
+}
+
+function checkParams(where: string, params: ParamMetadata[]): void {
+  const inputs = params.filter((p) => p.kind === 'input');
+  if (inputs.length > 1) {
+    throw new ToolDefinitionError(`@Tool ${where}: more than one @Input(); a tool has one input object, keep one.`);
+  }
+  if (inputs.length === 1 && params.some((p) => p.kind === 'param')) {
+    throw new ToolDefinitionError(
+      `@Tool ${where}: @Input() mixed with @Param(); use either one DTO (@Input) or one @Param per property.`,
+    );
+  }
+  if (params.filter((p) => p.kind === 'ctx').length > 1) {
+    throw new ToolDefinitionError(`@Tool ${where}: more than one @Ctx(); keep one.`);
+  }
+}

@@ -1,0 +1,67 @@
+import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolEffect, ToolOptions } from '../decorators/tool-options';
+import type { ParameterBinding } from '../manifest/manifest.types';
+
+/** A tool ready to be called: its manifest entry joined with the provider instance. */
+export interface RegisteredTool {
+  name: string;
+  effect: ToolEffect;
+  definition: Tool;
+  inputClass: new () => object;
+  parameters: readonly ParameterBinding[];
+  instance: object;
+  method: string;
+  options: ToolOptions;
+}
+
+/** How a call ended; `ok` is the only success. */
+export type CallOutcome =
+  | 'ok'
+  | 'unknown_tool'
+  | 'invalid_input'
+  | 'refused'
+  | 'tool_error'
+  | 'internal_error'
+  | 'timeout'
+  | 'cancelled'
+  | 'not_executed';
+
+export interface CallResult {
+  result: ToolResultBlockParam;
+  outcome: CallOutcome;
+}
+
+/** The part of a `tool_use` block a call needs. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** Observability: what an application can log, trace or draw as a timeline. */
+export type ToolEvent =
+  | { type: 'call_start'; tool: string; toolUseId: string; effect: ToolEffect | 'unknown'; at: number }
+  | {
+      type: 'call_end';
+      tool: string;
+      toolUseId: string;
+      effect: ToolEffect | 'unknown';
+      at: number;
+      durationMs: number;
+      outcome: CallOutcome;
+    }
+  | {
+      type: 'call_skipped';
+      tool: string;
+      toolUseId: string;
+      effect: ToolEffect | 'unknown';
+      at: number;
+      reason: 'halted' | 'cancelled';
+    };
+
+export function answer(call: ToolCall, outcome: CallOutcome, content: ToolResultBlockParam['content']): CallResult {
+  const result: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.id };
+  if (content !== undefined) result.content = content;
+  if (outcome !== 'ok') result.is_error = true;
+  return { result, outcome };
+}

@@ -1,0 +1,100 @@
+import { validateInput } from '../validation/validate-input';
+import { bindArguments } from '../validation/bind-arguments';
+import type { ToolContext, ToolLogger } from '../context';
+import { ToolError } from './tool-error';
+import { shapeResult } from './result';
+import { modelMessages } from './messages';
+import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
+
+export interface InvokeEnv {
+  auth: unknown;
+  /** The batch's signal: aborting it cancels this call. */
+  signal: AbortSignal;
+  logger: ToolLogger;
+  timeoutMs: number;
+  maxResultChars: number;
+}
+
+type Settled =
+  | { kind: 'returned'; value: unknown }
+  | { kind: 'refused' }
+  | { kind: 'threw'; error: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' };
+
+/** One call: validate → guard → method, bounded by its timeout and the batch's signal. */
+export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv): Promise<CallResult> {
+  const checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema);
+  if (!checked.ok) return answer(call, 'invalid_input', checked.message);
+  if (env.signal.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
+
+  const controller = new AbortController();
+  const ctx: ToolContext<unknown> = {
+    toolUseId: call.id,
+    toolName: tool.name,
+    auth: env.auth,
+    signal: controller.signal,
+    logger: env.logger,
+  };
+  const settled = await settleWithin(run(tool, ctx, checked.value), controller, env, `${tool.name} (${call.id})`);
+
+  switch (settled.kind) {
+    case 'refused':
+      return answer(call, 'refused', modelMessages.notAllowed(tool.name));
+    case 'timeout':
+      return answer(call, 'timeout', modelMessages.timedOut(env.timeoutMs, tool.effect === 'write'));
+    case 'cancelled':
+      return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
+    case 'threw':
+      if (settled.error instanceof ToolError) return answer(call, 'tool_error', settled.error.content);
+      return internalError(tool, call, env.logger, settled.error);
+    case 'returned':
+      try {
+        return answer(call, 'ok', shapeResult(settled.value, env.maxResultChars));
+      } catch (error) {
+        return internalError(tool, call, env.logger, error);
+      }
+  }
+}
+
+async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): Promise<Settled> {
+  if (tool.options.guard && !(await tool.options.guard(ctx, input))) return { kind: 'refused' };
+  const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
+  const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
+  return { kind: 'returned', value };
+}
+
+/**
+ * Waits for the work, its timeout or the batch's cancellation, whichever comes first. A tool that
+ * never settles cannot hold the batch; one that fails after being abandoned is still logged.
+ */
+function settleWithin(work: Promise<Settled>, controller: AbortController, env: InvokeEnv, label: string): Promise<Settled> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (settled: Settled) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      env.signal.removeEventListener('abort', onCancel);
+      resolve(settled);
+    };
+    const onCancel = () => {
+      controller.abort(env.signal.reason);
+      finish({ kind: 'cancelled' });
+    };
+    const timer = setTimeout(() => {
+      controller.abort(new Error(`timed out after ${env.timeoutMs} ms`));
+      finish({ kind: 'timeout' });
+    }, env.timeoutMs);
+    env.signal.addEventListener('abort', onCancel, { once: true });
+    work.then(finish, (error: unknown) => {
+      if (done) env.logger.warn(`toolwright: ${label} failed after it was abandoned:`, error);
+      finish({ kind: 'threw', error });
+    });
+  });
+}
+
+function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown): CallResult {
+  logger.error(`toolwright: tool ${tool.name} (${call.id}) failed:`, error);
+  return answer(call, 'internal_error', modelMessages.internal(tool.name));
+}

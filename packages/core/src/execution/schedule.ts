@@ -1,0 +1,64 @@
+import type { CallResult, ToolCall } from './call.types';
+
+/** What to do with the rest of a batch after a call that is or may be a write fails. */
+export type WriteFailurePolicy = 'halt' | 'continue';
+
+export interface ScheduledCall extends ToolCall {
+  /** Writes and calls of unknown effect (an unknown tool) run alone and can halt the batch. */
+  mayWrite: boolean;
+}
+
+export interface ScheduleOptions {
+  maxConcurrency: number;
+  onWriteFailure: WriteFailurePolicy;
+  signal: AbortSignal;
+  run(call: ScheduledCall): Promise<CallResult>;
+  skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause?: ScheduledCall): CallResult;
+}
+
+/**
+ * Cuts the batch into consecutive segments (a maximal run of reads, or a single write) and runs
+ * them in order: the reads of a segment concurrently, at most `maxConcurrency` at a time, each
+ * write alone. Results come back in the order of the calls, whatever order they finish in.
+ */
+export async function runSchedule(calls: readonly ScheduledCall[], options: ScheduleOptions): Promise<CallResult[]> {
+  const results: CallResult[] = new Array(calls.length);
+  let failedWrite: ScheduledCall | undefined;
+
+  const skipReason = (): 'halted' | 'cancelled' | undefined =>
+    options.signal.aborted ? 'cancelled' : failedWrite ? 'halted' : undefined;
+
+  const runOne = async (index: number) => {
+    const call = calls[index];
+    const reason = skipReason();
+    if (reason) {
+      results[index] = options.skip(call, reason, failedWrite);
+      return;
+    }
+    results[index] = await options.run(call);
+    if (call.mayWrite && results[index].outcome !== 'ok' && options.onWriteFailure === 'halt') failedWrite ??= call;
+  };
+
+  for (const [start, end] of segments(calls)) {
+    let next = start;
+    const worker = async () => {
+      while (next < end) await runOne(next++);
+    };
+    const width = Math.max(1, Math.min(options.maxConcurrency, end - start));
+    await Promise.all(Array.from({ length: width }, worker));
+  }
+  return results;
+}
+
+/** `[start, end)` ranges: each write alone, consecutive reads together. */
+export function segments(calls: readonly { mayWrite: boolean }[]): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  let i = 0;
+  while (i < calls.length) {
+    let end = i + 1;
+    if (!calls[i].mayWrite) while (end < calls.length && !calls[end].mayWrite) end++;
+    ranges.push([i, end]);
+    i = end;
+  }
+  return ranges;
+}

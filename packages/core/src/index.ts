@@ -1,0 +1,19 @@
+export { Tool } from './decorators/tool.decorator';
+export { Param } from './decorators/param.decorator';
+export { Input } from './decorators/input.decorator';
+export { Ctx } from './decorators/ctx.decorator';
+export { ToolGroup } from './decorators/tool-group.decorator';
+export { ToolDefinitionError } from './decorators/definition-error';
+export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect } from './decorators/tool-options';
+
+export { defineToolManifest } from './manifest/define-tool-manifest';
+export { ManifestMismatchError } from './manifest/check-manifest';
+export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
+export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class } from './manifest/manifest.types';
+
+export { ToolContainer } from './container';
+export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply } from './container';
+export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
+export type { ToolEvent, CallOutcome } from './execution/call.types';
+export type { WriteFailurePolicy } from './execution/schedule';
+export { consoleLogger, type ToolContext, type ToolLogger } from './context';

@@ -1,0 +1,1 @@
+export { toolUse } from './blocks';
