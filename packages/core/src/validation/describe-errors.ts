@@ -23,11 +23,13 @@ export function describeValidationErrors(errors: readonly ValidationError[], sch
 function describeField(path: string, error: ValidationError, schema: unknown): string {
   const constraints = error.constraints ?? {};
   if (constraints.whitelistValidation) return `- ${path}: unknown field; remove it`;
+  const description = (schema as { description?: unknown } | undefined)?.description;
+  const expected = typeof description === 'string' ? ` Expected: ${sentence(description)}` : '';
+  // Every constraint fails on a missing value; listing them all would only cost tokens.
+  if (error.value === undefined) return `- ${path}: required but missing.${expected}`;
   const failed = Object.values(constraints)
     .map((m) => (m.startsWith(`${error.property} `) ? m.slice(error.property.length + 1) : m))
     .join('; ');
-  const description = (schema as { description?: unknown } | undefined)?.description;
-  const expected = typeof description === 'string' ? ` Expected: ${sentence(description)}` : '';
   return `- ${path}: ${sentence(failed)}${expected} Got: ${preview(error.value)}`;
 }
 
@@ -37,7 +39,6 @@ function sentence(text: string): string {
 }
 
 function preview(value: unknown): string {
-  if (value === undefined) return 'nothing (missing)';
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
