@@ -15,8 +15,11 @@ export interface ToolOptions<TAuth = any, TInput = any> {
   timeoutMs?: number;
   /** Longer results are cut with a visible marker; the container default applies when absent. */
   maxResultChars?: number;
-  /** Checked after validation and before the method; `false` answers "not allowed". */
-  guard?: (ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
+  /**
+   * Checked after validation and before the method; `false` answers "not allowed". Called with
+   * `this` bound to the provider instance, so a `function` guard can use injected services.
+   */
+  guard?: (this: any, ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
   /** Adds `cache_control` to this tool's definition. */
   cacheControl?: CacheControlEphemeral;
 }

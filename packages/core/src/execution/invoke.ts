@@ -58,7 +58,7 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
 }
 
 async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): Promise<Settled> {
-  if (tool.options.guard && !(await tool.options.guard(ctx, input))) return { kind: 'refused' };
+  if (tool.options.guard && !(await tool.options.guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
   return { kind: 'returned', value };
