@@ -14,10 +14,12 @@ module.exports = {
   testMatch: ['**/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/'],
   moduleNameMapper: sources,
-  transform: { '^.+\\.ts$': [
-      'ts-jest',
-      // 151002: ts-jest prefers isolatedModules with module nodenext; we keep full type checking.
-      { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { ignoreCodes: [151002] } },
-    ] },
+  transform: {
+    // 151002: ts-jest prefers isolatedModules with module nodenext; we keep full type checking.
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+    // NestJS 12 is ESM-only: see jest/esm-to-cjs.js.
+    '^.+/node_modules/.+\\.js$': '<rootDir>/jest/esm-to-cjs.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/)'],
   testTimeout: 60_000,
 };
