@@ -11,6 +11,7 @@ import { invokeTool } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
+import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
@@ -125,6 +126,11 @@ export class ToolContainer<TAuth = unknown> {
   /** `execute`, wrapped as the user message that must follow the assistant turn. */
   async reply(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolReply> {
     return { role: 'user', content: await this.execute(content, options) };
+  }
+
+  /** The tools for the SDK's `client.beta.messages.toolRunner`, answering through `execute`. */
+  asRunnableTools(options: RunnableToolsOptions<TAuth> = {}) {
+    return runnableTools(this, options);
   }
 
   private async call(call: ScheduledCall, auth: unknown, signal: AbortSignal, emit: (e: ToolEvent) => void): Promise<CallResult> {

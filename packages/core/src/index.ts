@@ -17,3 +17,13 @@ export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
 export type { ToolEvent, CallOutcome } from './execution/call.types';
 export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
+
+export { runToolLoop } from './loop/run-tool-loop';
+export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/run-tool-loop';
+export type { ToolLoopStopReason, ToolLoopLimit } from './loop/stop-reasons';
+export type { ToolLoopEvent } from './loop/loop-events';
+export type { ToolLoopUsage } from './loop/usage';
+export { ToolLoopError } from './loop/tool-loop-error';
+export { checkTranscript, checkRequest } from './loop/transcript-rules';
+export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
+export type { RunnableToolsOptions } from './loop/runnable-tools';

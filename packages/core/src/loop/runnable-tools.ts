@@ -1,0 +1,36 @@
+import type { BetaRunnableTool, BetaToolRunContext } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
+import { ToolError as SdkToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
+import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
+import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ExecuteOptions, ToolContainer } from '../container';
+
+/** What every call of the runnable tools gets; the signal comes from the runner. */
+export type RunnableToolsOptions<TAuth = unknown> = Omit<ExecuteOptions<TAuth>, 'signal'>;
+
+/**
+ * The container's tools as `BetaRunnableTool`s for `client.beta.messages.toolRunner`. Each call
+ * goes through `container.execute`, so validation, guards, timeouts and error messages are the
+ * same as in `runToolLoop`; an `is_error` result is thrown as the SDK's `ToolError` so the runner
+ * sends it with `is_error: true` and its content unchanged. The runner starts a turn's calls
+ * together, so the container's ordering of writes within a batch does not apply.
+ */
+export function runnableTools<TAuth>(container: ToolContainer<TAuth>, options: RunnableToolsOptions<TAuth> = {}): BetaRunnableTool<unknown>[] {
+  return container.definitions().map((definition) => ({
+    ...definition,
+    // Validation needs the container's async pipeline, so it happens in `run`; `parse` is sync.
+    parse: (input: unknown) => input,
+    run: async (input: unknown, context?: BetaToolRunContext) => {
+      const call: ToolUseBlock = {
+        type: 'tool_use',
+        id: context?.toolUse.id ?? `toolwright_${definition.name}`,
+        name: definition.name,
+        input,
+        caller: { type: 'direct' },
+      };
+      const [result] = await container.execute([call], { ...options, signal: context?.signal ?? undefined });
+      const content = (result.content ?? '') as string | BetaToolResultContentBlockParam[];
+      if (result.is_error) throw new SdkToolError(content);
+      return content;
+    },
+  }));
+}

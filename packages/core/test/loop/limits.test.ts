@@ -1,0 +1,170 @@
+import 'reflect-metadata';
+import { ToolContainer, runToolLoop, type ToolLoopEvent } from '@toolwright/core';
+import { text, toolUse, turn, type ScriptedTurn } from '@toolwright/core/testing';
+import { OrderTools } from '../fixtures/orders';
+import { OrderWrites, ordersWithWritesManifest } from './fixtures/order-writes';
+import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
+
+afterEach(closeServers);
+
+function orders() {
+  const reads = new OrderTools();
+  const writes = new OrderWrites();
+  return { reads, writes, tools: new ToolContainer({ manifest: ordersWithWritesManifest, providers: [reads, writes] }) };
+}
+
+const lookup = (id: string, usage?: { output_tokens: number }): ScriptedTurn => ({
+  ...turn('tool_use', toolUse(id, 'buscar_pedido', { numero: 'A-1001' })),
+  ...(usage && { usage }),
+});
+
+describe('maxTurns', () => {
+  test('a write asked for at the turn limit never runs; it is answered "not executed" and the user is told', async () => {
+    const { server, client } = await scripted([lookup('toolu_01'), turn('tool_use', toolUse('toolu_02', 'cancelar_pedido', { numero: 'A-1001' }))]);
+    const { reads, writes, tools } = orders();
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Cancele o A-1001.', tools, maxTurns: 2 });
+
+    expect(run.stopReason).toBe('max_turns');
+    expect(run.text).toBe('The operation did not complete: the turn limit (2) was reached.');
+    expect(reads.calls).toEqual(['toolu_01:A-1001']);
+    expect(writes.cancelled).toEqual([]);
+    expect(resultsAt(run.messages, 4)).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_02', is_error: true, content: 'Not executed: the turn limit (2) reached.' },
+    ]);
+    expect(server.requests).toHaveLength(2);
+    expectValidTranscript(run.messages);
+  });
+
+  test('defaults to 10 requests for a model that never stops asking', async () => {
+    const { server, client } = await scripted(Array.from({ length: 11 }, (_, i) => lookup(`toolu_${i}`)));
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools: orders().tools });
+
+    expect(run).toMatchObject({ stopReason: 'max_turns', turns: 10 });
+    expect(server.remaining).toBe(1);
+    expectValidTranscript(run.messages);
+  });
+
+  test('a run stopped at a limit resumes from its messages', async () => {
+    const { server, client } = await scripted([lookup('toolu_01'), turn('end_turn', text('Enviado.'))]);
+    const { reads, tools } = orders();
+
+    const first = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, maxTurns: 1 });
+    const resumed = await runToolLoop({ client, model: MODEL, messages: first.messages, tools });
+
+    expect(first.stopReason).toBe('max_turns');
+    expect(reads.calls).toEqual([]);
+    expect(resumed).toMatchObject({ stopReason: 'end_turn', text: 'Enviado.' });
+    expect(server.requests.map((r) => r.status)).toEqual([200, 200]);
+    expectValidTranscript(resumed.messages);
+  });
+});
+
+test('the output-token budget stops tools once reached', async () => {
+  const { client } = await scripted([lookup('toolu_01', { output_tokens: 60 }), lookup('toolu_02', { output_tokens: 60 })]);
+  const { reads, tools } = orders();
+
+  const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { outputTokens: 100 } });
+
+  expect(run.stopReason).toBe('output_tokens_budget');
+  expect(run.text).toMatch(/did not complete: the output token budget \(100\)/);
+  expect(reads.calls).toEqual(['toolu_01:A-1001']);
+  expect(resultsAt(run.messages, 4)[0]).toMatchObject({ tool_use_id: 'toolu_02', is_error: true, content: expect.stringContaining('Not executed') });
+  expect(run.usage.outputTokens).toBe(120);
+  expectValidTranscript(run.messages);
+});
+
+test('the time budget stops tools asked for after it ran out', async () => {
+  const slowLookup: ScriptedTurn = () => new Promise((resolve) => setTimeout(() => resolve(turn('tool_use', toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' }))), 30));
+  const { client } = await scripted([slowLookup]);
+  const { reads, tools } = orders();
+
+  const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { ms: 5 } });
+
+  expect(run.stopReason).toBe('time_budget');
+  expect(run.text).toMatch(/did not complete: the time budget \(5 ms\)/);
+  expect(reads.calls).toEqual([]);
+  expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the time budget (5 ms) reached.' });
+  expectValidTranscript(run.messages);
+});
+
+describe('an aborted signal', () => {
+  test('aborted after the response: the tools asked for do not run', async () => {
+    const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'cancelar_pedido', { numero: 'A-1001' }))]);
+    const { writes, tools } = orders();
+    const controller = new AbortController();
+    const events: ToolLoopEvent[] = [];
+
+    const run = await runToolLoop({
+      client,
+      model: MODEL,
+      prompt: 'Cancele o A-1001.',
+      tools,
+      signal: controller.signal,
+      onEvent: (event) => {
+        events.push(event);
+        if (event.type === 'response') controller.abort();
+      },
+    });
+
+    expect(run.stopReason).toBe('aborted');
+    expect(run.text).toMatch(/did not complete/);
+    expect(writes.cancelled).toEqual([]);
+    expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the run was aborted.' });
+    expect(events.at(-1)).toMatchObject({ type: 'limit', limit: 'aborted', notExecuted: ['toolu_01'] });
+    expectValidTranscript(run.messages);
+  });
+
+  test('aborted during a request: the run resolves with what it had', async () => {
+    const controller = new AbortController();
+    const { client } = await scripted([
+      () => {
+        controller.abort();
+        return turn('end_turn', text('tarde demais'));
+      },
+    ]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools: orders().tools, signal: controller.signal });
+
+    expect(run).toMatchObject({ stopReason: 'aborted', turns: 0, messages: [{ role: 'user', content: 'A-1001?' }] });
+  });
+
+  test('aborted before the run: no request is sent', async () => {
+    const { server, client } = await scripted([]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools: orders().tools, signal: AbortSignal.abort() });
+
+    expect(run.stopReason).toBe('aborted');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+test('onEvent sees each request, response and tool call, in order', async () => {
+  const { client } = await scripted([lookup('toolu_01'), turn('end_turn', text('Enviado.'))]);
+  const events: ToolLoopEvent[] = [];
+
+  await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools: orders().tools, onEvent: (e) => events.push(e) });
+
+  expect(events.map((e) => e.type)).toEqual(['request', 'response', 'call_start', 'call_end', 'request', 'response']);
+  expect(events[1]).toMatchObject({ turn: 1, stopReason: 'tool_use' });
+  expect(events[3]).toMatchObject({ toolUseId: 'toolu_01', outcome: 'ok' });
+});
+
+test('messages that already break the protocol are refused before anything is sent', async () => {
+  const { server, client } = await scripted([]);
+
+  await expect(
+    runToolLoop({
+      client,
+      model: MODEL,
+      messages: [
+        { role: 'user', content: 'A-1001?' },
+        { role: 'assistant', content: [toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' })] },
+      ],
+      prompt: 'e agora?',
+      tools: orders().tools,
+    }),
+  ).rejects.toThrow(/without `tool_result` blocks immediately after: toolu_01/);
+  expect(server.requests).toHaveLength(0);
+});
