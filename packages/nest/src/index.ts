@@ -1,0 +1,11 @@
+export { ToolsModule } from './tools.module';
+export { ToolsService } from './tools.service';
+export {
+  TOOLS_MODULE_OPTIONS,
+  type ToolsModuleExtras,
+  type ToolsModuleForRootOptions,
+  type ToolsModuleAsyncOptions,
+} from './tools-module.definition';
+export type { ToolsModuleOptions, ToolsRunDefaults, ToolsRunOptions } from './tools-module-options';
+export { ToolProviderScopeError } from './discover-tool-providers';
+export { nestToolLogger } from './nest-tool-logger';
