@@ -24,11 +24,10 @@ export class OrdersRepository {
     return this.orders.get(numero);
   }
 
-  async cancel(numero: string): Promise<Order | undefined> {
+  async cancel(numero: string): Promise<void> {
     await this.io();
     const order = this.orders.get(numero);
     if (order) order.status = 'cancelado';
-    return order;
   }
 
   private io(): Promise<void> {

@@ -32,14 +32,16 @@ export class OrdersTools {
     effect: 'write',
     timeoutMs: 5_000,
     // Permission comes from the session, never from the input: the model writes the input.
-    async guard(this: OrdersTools, ctx: ToolContext<Session>, input: { numero: string }) {
+    guard: async function (this: OrdersTools, ctx: ToolContext<Session>, input: { numero: string }) {
       const order = await this.repo.find(input.numero);
       return order !== undefined && order.cliente === ctx.auth.customerId;
     },
   })
   async cancelarPedido(@Param({ pattern: /^A-\d{4}$/ }) numero: string, @Ctx() ctx: ToolContext<Session>) {
-    const order = await this.repo.cancel(numero);
+    const order = await this.repo.find(numero);
     if (!order) throw new ToolError(`pedido ${numero} não encontrado`);
-    return { numero, status: order.status, canceladoPor: ctx.auth.customerId };
+    if (order.status === 'entregue') throw new ToolError(`pedido ${numero} já foi entregue e não pode ser cancelado`);
+    await this.repo.cancel(numero);
+    return { numero, status: 'cancelado', canceladoPor: ctx.auth.customerId };
   }
 }
