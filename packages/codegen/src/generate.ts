@@ -1,0 +1,120 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FileSystemRefreshResult, Project, type SourceFile } from 'ts-morph';
+import { emitModule } from './emit/emit-module';
+import { Diagnostics, type Diagnostic } from './lint/diagnostic';
+import { ExampleValidator } from './lint/example-validator';
+import { buildToolModel } from './model/build-tool-model';
+import type { ToolDefinition, ToolModel } from './model/tool-model';
+import { findTools } from './scan/find-tools';
+import { SchemaBuilder } from './schema/type-to-schema';
+
+export interface GenerateOptions {
+  /** Path of the tsconfig.json of the project to read. */
+  project: string;
+  /** The module to write; `src/tools.generated.ts` next to the tsconfig by default. */
+  out?: string;
+  /** Also write the definitions as JSON to this path. */
+  json?: string;
+  /** Accept `any`/`unknown` as "any JSON value" instead of reporting them. */
+  allowAny?: boolean;
+  /** `false` computes everything but writes nothing (for `--check`). Default `true`. */
+  write?: boolean;
+}
+
+export interface GenerateResult {
+  tools: ToolModel[];
+  diagnostics: Diagnostic[];
+  /** The module's source; written only when there are no errors. */
+  code: string;
+  outFile: string;
+  /** Whether the file on disk already had exactly this content. */
+  upToDate: boolean;
+  /** Whether this run wrote the file (not on errors, not with `write: false`, not when up to date). */
+  written: boolean;
+}
+
+/**
+ * A generator bound to one ts-morph `Project`, reused across runs (watch mode refreshes the
+ * files that changed instead of re-reading the program).
+ */
+export class Generator {
+  readonly project: Project;
+  readonly outFile: string;
+  private readonly tsconfig: string;
+
+  constructor(private readonly options: GenerateOptions) {
+    this.tsconfig = path.resolve(options.project);
+    if (!fs.existsSync(this.tsconfig)) {
+      throw new Error(`tools-codegen: no tsconfig at ${this.tsconfig}; pass the project's tsconfig with --project.`);
+    }
+    this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
+    this.project = new Project({ tsConfigFilePath: this.tsconfig, skipFileDependencyResolution: true });
+  }
+
+  /** The project's own source files, without declarations and without the generated module. */
+  sourceFiles(): SourceFile[] {
+    return this.project
+      .getSourceFiles()
+      .filter((f) => !f.isDeclarationFile() && !f.isInNodeModules() && path.resolve(f.getFilePath()) !== this.outFile)
+      .sort((a, b) => a.getFilePath().localeCompare(b.getFilePath()));
+  }
+
+  /** Re-reads the files that changed on disk; returns their paths. */
+  refresh(): string[] {
+    const changed: string[] = [];
+    for (const file of this.sourceFiles()) {
+      const result = file.refreshFromFileSystemSync();
+      if (result !== FileSystemRefreshResult.NoChange) changed.push(file.getFilePath());
+    }
+    const known = new Set(this.project.getSourceFiles().map((f) => f.getFilePath()));
+    this.project.addSourceFilesFromTsConfig(this.tsconfig);
+    for (const file of this.sourceFiles()) {
+      if (!known.has(file.getFilePath())) changed.push(file.getFilePath());
+    }
+    return changed;
+  }
+
+  run(): GenerateResult {
+    const diagnostics = new Diagnostics();
+    const context = {
+      builder: new SchemaBuilder(diagnostics, { allowAny: this.options.allowAny ?? false }),
+      diagnostics,
+      examples: new ExampleValidator(),
+    };
+    const tools: ToolModel[] = [];
+    const byName = new Map<string, ToolModel>();
+    for (const scanned of findTools(this.sourceFiles())) {
+      const model = buildToolModel(scanned, context);
+      if (!model) continue;
+      const first = byName.get(model.name);
+      if (first) {
+        diagnostics.error(scanned.method.getNameNode(), [`${scanned.className}.${scanned.methodName}`],
+          `tool name "${model.name}" is already used by ${first.provider.className}.${first.method}; tool names must be unique, set @Tool({ name }).`);
+      }
+      byName.set(model.name, first ?? model);
+      tools.push(model);
+    }
+    const code = emitModule(tools, this.outFile);
+    const upToDate = readIfExists(this.outFile) === code;
+    const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
+    if (canWrite && !upToDate) {
+      fs.mkdirSync(path.dirname(this.outFile), { recursive: true });
+      fs.writeFileSync(this.outFile, code);
+    }
+    if (canWrite && this.options.json) {
+      const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
+      if (readIfExists(this.options.json) !== json) fs.writeFileSync(this.options.json, json);
+    }
+    return { tools, diagnostics: diagnostics.all, code, outFile: this.outFile, upToDate, written: canWrite && !upToDate };
+  }
+}
+
+/** Reads the project, writes the manifest module (unless there are errors) and reports. */
+export function generate(options: GenerateOptions): GenerateResult {
+  return new Generator(options).run();
+}
+
+function readIfExists(file: string): string | undefined {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+}

@@ -1,0 +1,51 @@
+import type { Node } from 'ts-morph';
+
+export type Severity = 'error' | 'warning';
+
+/** One problem found in the user's code, pointing at the source and at the tool it affects. */
+export interface Diagnostic {
+  severity: Severity;
+  /** Absolute path of the file the problem is in. */
+  file: string;
+  line: number;
+  column: number;
+  /** `Class.method → param → property`: where in the tool's input the problem sits. */
+  path: string;
+  message: string;
+}
+
+/** Collects every problem of a run so the user sees them all at once. */
+export class Diagnostics {
+  private readonly items: Diagnostic[] = [];
+
+  error(node: Node, path: readonly string[], message: string): void {
+    this.add('error', node, path, message);
+  }
+
+  warning(node: Node, path: readonly string[], message: string): void {
+    this.add('warning', node, path, message);
+  }
+
+  get all(): Diagnostic[] {
+    return [...this.items].sort(compareDiagnostics);
+  }
+
+  get errorCount(): number {
+    return this.items.filter((d) => d.severity === 'error').length;
+  }
+
+  private add(severity: Severity, node: Node, path: readonly string[], message: string): void {
+    const source = node.getSourceFile();
+    const { line, column } = source.getLineAndColumnAtPos(node.getStart());
+    const diagnostic = { severity, file: source.getFilePath(), line, column, path: path.join(' → '), message };
+    if (!this.items.some((d) => sameDiagnostic(d, diagnostic))) this.items.push(diagnostic);
+  }
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return a.file === b.file && a.line === b.line && a.column === b.column && a.path === b.path && a.message === b.message;
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.path.localeCompare(b.path);
+}

@@ -1,0 +1,39 @@
+import { Node, type Decorator } from 'ts-morph';
+import type { Diagnostics } from '../lint/diagnostic';
+import { evaluateLiteral, type LiteralValue } from '../scan/literal-value';
+
+/**
+ * The object literal passed to a decorator (`@Tool({...})`, `@Param({...})`), read key by key so
+ * that a computed option the codegen does not need (a `guard` function) does not hide the rest.
+ */
+export function readDecoratorOptions(
+  decorator: Decorator,
+  literalKeys: readonly string[],
+  diagnostics: Diagnostics,
+  path: readonly string[],
+): Record<string, LiteralValue> {
+  const source = `@${decorator.getName()}()`;
+  const argument = decorator.getArguments()[0];
+  if (!argument) return {};
+  if (!Node.isObjectLiteralExpression(argument)) {
+    diagnostics.error(argument, path, `${source} options must be written as an object literal so tools-codegen can read them.`);
+    return {};
+  }
+  const options: Record<string, LiteralValue> = {};
+  for (const property of argument.getProperties()) {
+    if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property)) {
+      diagnostics.error(property, path, `${source} options: write each option as "key: value"; spreads and methods cannot be read at build time.`);
+      continue;
+    }
+    const name = property.getName();
+    if (!literalKeys.includes(name)) continue;
+    const value = Node.isPropertyAssignment(property) ? property.getInitializer() : property.getNameNode();
+    const evaluated = value ? evaluateLiteral(value) : { ok: false as const };
+    if (!evaluated.ok) {
+      diagnostics.error(property, path, `${source} option "${name}" must be a literal or a const so tools-codegen can read it; got ${value?.getText() ?? 'nothing'}.`);
+      continue;
+    }
+    options[name] = evaluated.value;
+  }
+  return options;
+}

@@ -1,0 +1,34 @@
+import type { JsonSchema } from '../schema/json-schema';
+
+export type ParameterBinding = { kind: 'param'; property: string } | { kind: 'input' } | { kind: 'ctx' };
+
+/** The Anthropic tool definition as it will be sent (`Tool` of `@anthropic-ai/sdk`). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  input_examples?: Array<Record<string, unknown>>;
+  strict?: boolean;
+  cache_control?: unknown;
+}
+
+/** What the input class of a tool is: generated from `@Param`s, or the user's `@Input` DTO. */
+export type ToolInput =
+  | { kind: 'params'; className: string }
+  | { kind: 'dto'; className: string; file: string };
+
+/** Everything the emitter needs about one tool; built from the source, free of ts-morph. */
+export interface ToolModel {
+  name: string;
+  provider: { className: string; file: string };
+  method: string;
+  effect: 'read' | 'write';
+  /** The schema class-validator enforces at run time: every constraint, strict or not. */
+  inputSchema: JsonSchema;
+  /** What the model sees; for strict tools, with unsupported keywords moved into descriptions. */
+  definition: ToolDefinition;
+  input: ToolInput;
+  parameters: ParameterBinding[];
+  /** `file:line:col` of the method, for messages. */
+  location: string;
+}

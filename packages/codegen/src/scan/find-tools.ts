@@ -1,0 +1,56 @@
+import { SyntaxKind, type ClassDeclaration, type Decorator, type MethodDeclaration, type ParameterDeclaration, type SourceFile } from 'ts-morph';
+import { TOOLWRIGHT_CORE, isDecoratorFrom } from './decorator-origin';
+
+export type ParameterKind = 'param' | 'input' | 'ctx';
+
+export interface ScannedParameter {
+  declaration: ParameterDeclaration;
+  /** `undefined` when the parameter has none of `@Param`, `@Input`, `@Ctx`. */
+  kind?: ParameterKind;
+  decorator?: Decorator;
+}
+
+/** A `@Tool` method as found in the source, before anything is derived from it. */
+export interface ScannedTool {
+  classDeclaration: ClassDeclaration;
+  className: string;
+  method: MethodDeclaration;
+  methodName: string;
+  toolDecorator: Decorator;
+  groupDecorator?: Decorator;
+  parameters: ScannedParameter[];
+}
+
+const PARAMETER_DECORATORS: Record<string, ParameterKind> = { Param: 'param', Input: 'input', Ctx: 'ctx' };
+
+/** Every method decorated with `@toolwright/core`'s `@Tool`, in file and declaration order. */
+export function findTools(files: readonly SourceFile[]): ScannedTool[] {
+  const tools: ScannedTool[] = [];
+  for (const file of files) {
+    for (const classDeclaration of file.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+      for (const method of classDeclaration.getMethods()) {
+        const toolDecorator = method.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'Tool'));
+        if (!toolDecorator) continue;
+        tools.push({
+          classDeclaration,
+          className: classDeclaration.getName() ?? '(anonymous class)',
+          method,
+          methodName: method.getName(),
+          toolDecorator,
+          groupDecorator: classDeclaration.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'ToolGroup')),
+          parameters: method.getParameters().map(scanParameter),
+        });
+      }
+    }
+  }
+  return tools;
+}
+
+function scanParameter(declaration: ParameterDeclaration): ScannedParameter {
+  for (const decorator of declaration.getDecorators()) {
+    for (const [name, kind] of Object.entries(PARAMETER_DECORATORS)) {
+      if (isDecoratorFrom(decorator, TOOLWRIGHT_CORE, name)) return { declaration, kind, decorator };
+    }
+  }
+  return { declaration };
+}

@@ -1,0 +1,123 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ToolContainer, type ToolManifest } from '@toolwright/core';
+import { toolUse } from '@toolwright/core/testing';
+import Ajv2020 from 'ajv/dist/2020';
+import { plainToInstance } from 'class-transformer';
+import { isEmail, isISO8601, isURL, isUUID, validate } from 'class-validator';
+import fc from 'fast-check';
+import { inputFor } from './support/schema-arbitrary';
+import { FIXTURES, runFixture } from './support/fixtures';
+
+const out = path.join(FIXTURES, 'catalog', 'src', 'tools.generated.ts');
+
+describe('end to end: codegen → generated module → ToolContainer → execute', () => {
+  let manifest: ToolManifest;
+  let fixture: typeof import('./__fixtures__/catalog/src/catalog.tools');
+
+  beforeAll(() => {
+    const { result } = runFixture('catalog', out);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // ts-jest type-checks the generated module under the repository's strict tsconfig here.
+    manifest = require('./__fixtures__/catalog/src/tools.generated').toolManifest;
+    fixture = require('./__fixtures__/catalog/src/catalog.tools');
+  });
+
+  afterAll(() => fs.rmSync(out, { force: true }));
+
+  const container = () => new ToolContainer({ manifest, providers: [new fixture.CatalogTools()] });
+
+  it('the container accepts the generated manifest and exposes the definitions', () => {
+    expect(container().names).toEqual(['catalog_search_products', 'catalog_type_tour', 'catalog_create_product', 'catalog_reserve']);
+  });
+
+  it('calls a @Param tool with its arguments in parameter order, the context in its place', async () => {
+    fixture.calls.length = 0;
+    const [result] = await container().execute([
+      toolUse('toolu_1', 'catalog_search_products', { query: 'lamp', warehouse: null, filter: { minPrice: 10, sort: 'asc' } }),
+    ]);
+    expect(result).toMatchObject({ tool_use_id: 'toolu_1', content: 'found lamp' });
+    expect(result.is_error).toBeFalsy();
+    expect(fixture.calls).toEqual([['searchProducts', 'lamp', undefined, null, 'catalog_search_products', expect.objectContaining({ minPrice: 10, sort: 'asc' })]]);
+  });
+
+  it('hands an @Input tool the validated DTO instance', async () => {
+    fixture.calls.length = 0;
+    const input = {
+      name: 'Desk lamp', sku: 'LMP-0001', quantity: 3, contact: 'a@b.example', supplierId: '3f1c1a2e-8d4b-4c1e-9f2a-1b2c3d4e5f60',
+      releasedAt: '2024-01-02T03:04:05Z', colour: 'red', warehouse: 'north', tags: ['lamp'], dimensions: { width: 10, height: 20 }, active: true,
+    };
+    const [result] = await container().execute([toolUse('toolu_2', 'catalog_create_product', input)]);
+    expect(result).toMatchObject({ content: 'created LMP-0001' });
+    const [[, dto, toolName]] = fixture.calls as [[string, object, string]];
+    expect(dto.constructor.name).toBe('CreateProductInput');
+    expect(dto).toMatchObject(input);
+    expect(toolName).toBe('catalog_create_product');
+  });
+
+  it('turns a date-time string into a Date for a Date parameter', async () => {
+    fixture.calls.length = 0;
+    const input = {
+      text: 't', count: 1, flag: true, direction: 'up', level: 3, names: ['a'], point: [1, 2], price: { amount: 5, currency: 'EUR' },
+      scores: { a: 1 }, bounds: { min: 0, max: 1 }, mixed: 2, either: { id: 'x', label: 'y' }, labelled: { id: 'x', label: 'y' },
+      partial: {}, picked: { amount: 1 }, omitted: { currency: 'USD' }, required: { amount: 1, currency: 'USD' },
+      frozen: { amount: 1, currency: 'USD' }, page: { items: ['a'], total: 1 }, when: '2024-05-06T07:08:09Z',
+      tree: { name: 'root', children: [{ name: 'leaf', children: [] }] }, note: null, on: true, inline: { value: 'v' },
+    };
+    const [result] = await container().execute([toolUse('toolu_3', 'catalog_type_tour', input)]);
+    expect(result.is_error).toBeFalsy();
+    const when = (fixture.calls[0] as unknown[])[20];
+    expect(when).toBeInstanceOf(Date);
+    expect((when as Date).toISOString()).toBe('2024-05-06T07:08:09.000Z');
+  });
+
+  it('refuses input that breaks a constraint the strict definition only states in words', async () => {
+    fixture.calls.length = 0;
+    const [result] = await container().execute([toolUse('toolu_4', 'catalog_reserve', { sku: 'LMP-0001', units: 11 })]);
+    expect(result.is_error).toBe(true);
+    expect(String(result.content)).toContain('units');
+    expect(fixture.calls).toEqual([]);
+  });
+});
+
+describe('agreement: Ajv on the schema and class-validator on the input class judge inputs the same', () => {
+  let manifest: ToolManifest;
+
+  beforeAll(() => {
+    runFixture('catalog', out);
+    manifest = require('./__fixtures__/catalog/src/tools.generated').toolManifest;
+  });
+
+  afterAll(() => fs.rmSync(out, { force: true }));
+
+  const ajv = new Ajv2020({ strict: false, allErrors: false });
+  ajv.addFormat('email', (v: string) => isEmail(v));
+  ajv.addFormat('uri', (v: string) => isURL(v, { require_protocol: true }));
+  ajv.addFormat('uuid', (v: string) => isUUID(v));
+  ajv.addFormat('date-time', (v: string) => isISO8601(v, { strict: true }));
+
+  async function classValidatorAccepts(inputClass: new () => object, input: unknown): Promise<boolean> {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+    const instance = plainToInstance(inputClass, input);
+    const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+    return errors.length === 0;
+  }
+
+  it.each(['catalog_search_products', 'catalog_type_tour', 'catalog_create_product', 'catalog_reserve'])('%s', async (name) => {
+    const entry = manifest.entries.find((e) => e.definition.name === name)!;
+    const schema = runFixture('catalog', out).result.tools.find((t) => t.name === name)!.inputSchema;
+    const ajvAccepts = ajv.compile(JSON.parse(JSON.stringify(schema)));
+    const verdicts = { valid: 0, invalid: 0 };
+    await fc.assert(
+      fc.asyncProperty(inputFor(schema), async (input) => {
+        const expected = ajvAccepts(input);
+        verdicts[expected ? 'valid' : 'invalid']++;
+        expect(await classValidatorAccepts(entry.inputClass, input)).toBe(expected);
+      }),
+      { numRuns: 300, seed: 4 },
+    );
+    // The generator must exercise both sides, or agreement would be vacuous.
+    expect(verdicts.valid).toBeGreaterThan(10);
+    expect(verdicts.invalid).toBeGreaterThan(10);
+  });
+});
