@@ -21,8 +21,10 @@ export function readDecoratorOptions(
   }
   const options: Record<string, LiteralValue> = {};
   for (const property of argument.getProperties()) {
+    // A method (`guard(ctx, input) {...}`) is fine as long as it is not an option the codegen reads.
+    if (Node.isMethodDeclaration(property) && !literalKeys.includes(property.getName())) continue;
     if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property)) {
-      diagnostics.error(property, path, `${source} options: write each option as "key: value"; spreads and methods cannot be read at build time.`);
+      diagnostics.error(property, path, `${source} options: write each option as "key: value"; spreads cannot be read at build time.`);
       continue;
     }
     const name = property.getName();

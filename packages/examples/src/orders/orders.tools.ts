@@ -32,7 +32,7 @@ export class OrdersTools {
     effect: 'write',
     timeoutMs: 5_000,
     // Permission comes from the session, never from the input: the model writes the input.
-    guard: async function (this: OrdersTools, ctx: ToolContext<Session>, input: { numero: string }) {
+    async guard(this: OrdersTools, ctx: ToolContext<Session>, input: { numero: string }) {
       const order = await this.repo.find(input.numero);
       return order !== undefined && order.cliente === ctx.auth.customerId;
     },

@@ -102,7 +102,14 @@ export class CatalogTools {
    * It does not set prices; use the pricing tools for that.
    * @example {"name": "Desk lamp", "sku": "LMP-0001", "quantity": 3, "contact": "a@b.example", "supplierId": "3f1c1a2e-8d4b-4c1e-9f2a-1b2c3d4e5f60", "releasedAt": "2024-01-02T03:04:05Z", "colour": "red", "warehouse": "north", "tags": ["lamp"], "dimensions": {"width": 10, "height": 20}, "active": true}
    */
-  @Tool({ effect: 'write', cacheControl: { type: 'ephemeral' } })
+  @Tool({
+    effect: 'write',
+    cacheControl: { type: 'ephemeral' },
+    // A method-shorthand guard is a run-time option: the codegen skips it and reads the rest.
+    guard(ctx: ToolContext) {
+      return ctx.toolName === 'catalog_create_product';
+    },
+  })
   createProduct(@Input() input: CreateProductInput, @Ctx() ctx: ToolContext): string {
     calls.push(['createProduct', input, ctx.toolName]);
     return `created ${input.sku}`;
