@@ -1,7 +1,7 @@
-import { ToolContainer } from '@toolwright/core';
+import { Param, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
 import { OrderTools, ordersManifest } from '../fixtures/orders';
-import { ShopTools, recordingLogger, shopManifest, type Session } from '../fixtures/shop';
+import { FailInput, ShopTools, recordingLogger, shopManifest, type Session } from '../fixtures/shop';
 
 function shop() {
   const logger = recordingLogger();
@@ -274,5 +274,65 @@ describe('result shaping', () => {
     const container = new ToolContainer({ manifest: ordersManifest, providers: [new OrderTools()], defaults: { maxResultChars: 10 } });
     const [result] = await container.execute([toolUse('t', 'buscar_pedido', { numero: 'A-1001' })]);
     expect(result.content).toBe('{"status":\n[truncated: 34 more characters not shown]');
+  });
+});
+
+describe('guards', () => {
+  it('run with `this` bound to the provider, so they can use injected services', async () => {
+    class Owners {
+      owner = new Map([['A-1', 'C-1']]);
+
+      @Tool({
+        guard(this: Owners, ctx: ToolContext<Session>, input: FailInput) {
+          return this.owner.get(input.how) === ctx.auth.customerId;
+        },
+      })
+      cancel(@Param() how: string) {
+        return `cancelled ${how}`;
+      }
+    }
+    const manifest = defineToolManifest([
+      {
+        provider: Owners,
+        method: 'cancel',
+        definition: { name: 'cancel', description: 'Cancels.', input_schema: { type: 'object', properties: { how: { type: 'string' } } } },
+        effect: 'write',
+        inputClass: FailInput,
+        parameters: [{ kind: 'param', property: 'how' }],
+      },
+    ]);
+    const container = new ToolContainer<Session>({ manifest, providers: [new Owners()] });
+    const [own] = await container.execute([toolUse('a', 'cancel', { how: 'A-1' })], { auth: { customerId: 'C-1' } });
+    const [foreign] = await container.execute([toolUse('b', 'cancel', { how: 'A-1' })], { auth: { customerId: 'C-2' } });
+    expect(own.content).toBe('cancelled A-1');
+    expect(foreign).toMatchObject({ is_error: true, content: 'Not allowed: cancel refused this call.' });
+  });
+
+  it('a guard that throws is an internal error, logged', async () => {
+    class Broken {
+      @Tool({
+        guard() {
+          throw new Error('session store down');
+        },
+      })
+      act(@Param() how: string) {
+        return how;
+      }
+    }
+    const manifest = defineToolManifest([
+      {
+        provider: Broken,
+        method: 'act',
+        definition: { name: 'act', description: 'Acts.', input_schema: { type: 'object', properties: { how: { type: 'string' } } } },
+        effect: 'write',
+        inputClass: FailInput,
+        parameters: [{ kind: 'param', property: 'how' }],
+      },
+    ]);
+    const logger = recordingLogger();
+    const container = new ToolContainer({ manifest, providers: [new Broken()], logger });
+    const [result] = await container.execute([toolUse('c', 'act', { how: 'x' })]);
+    expect(result).toMatchObject({ is_error: true, content: 'Internal error in act. It was logged; do not retry with the same input.' });
+    expect((logger.errors[0][1] as Error).message).toBe('session store down');
   });
 });
