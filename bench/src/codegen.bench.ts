@@ -1,0 +1,215 @@
+// Codegen: tools-codegen on synthetic projects of N tool methods, against a bare ts-morph floor
+// and ts-json-schema-generator, each in its own process; then --watch regeneration time.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runNode, type ChildRun } from './lib/child';
+import { CODEGEN_CLI, PROBES_DIR, WORK_DIR } from './lib/paths';
+import { fixed, isCi, markdownTable, megabytes, progress, ratio, writeSection } from './lib/report';
+import { median } from './lib/stats';
+import { writeSyntheticProject, type SyntheticProject } from './lib/synthetic-project';
+import { waitUntil } from './lib/wait';
+
+const SIZES = isCi ? [10, 20] : [100, 500, 2_000];
+const ROUNDS = isCi ? 1 : 3;
+const WATCH_CHANGES = isCi ? 1 : 5;
+/** Each options type has five properties plus the two of its nested object. */
+const PROPERTIES_PER_METHOD = 7;
+
+interface Contender {
+  label: string;
+  run(project: SyntheticProject, typesFile: string): Promise<ChildRun>;
+  /** Guards against a contender that silently did less work than the others. */
+  check(project: SyntheticProject, run: ChildRun): void;
+}
+
+const CODEGEN = 'tools-codegen';
+const FLOOR = 'ts-morph floor';
+const TSJSG = 'ts-json-schema-generator';
+
+const contenders: Contender[] = [
+  {
+    label: CODEGEN,
+    run: (project) => runNode([CODEGEN_CLI, '--project', project.tsconfig, '--out', project.generatedModule]),
+    check: (project) => {
+      const source = readFileSync(project.generatedModule, 'utf8');
+      const tools = source.match(/\bmethod: ['"]/g)?.length ?? 0;
+      if (tools !== project.optionTypes.length) throw new Error(`${CODEGEN} emitted ${tools} of ${project.optionTypes.length} tools`);
+    },
+  },
+  {
+    label: FLOOR,
+    run: (project) => runNode([join(PROBES_DIR, 'ts-morph-floor.js'), project.tsconfig]),
+    check: (project, run) => {
+      const expected = project.optionTypes.length * PROPERTIES_PER_METHOD;
+      if (!run.stdout.includes(`properties=${expected} `)) throw new Error(`${FLOOR} did not read ${expected} properties: ${run.stdout}`);
+    },
+  },
+  {
+    label: TSJSG,
+    run: (project, typesFile) => runNode([join(PROBES_DIR, 'ts-json-schema-generator.js'), project.tsconfig, typesFile]),
+    check: () => undefined, // the probe itself fails unless every type got a schema
+  },
+];
+
+interface Measured {
+  wallMs: number;
+  maxRssBytes: number;
+}
+
+async function measureSize(methods: number): Promise<{ project: SyntheticProject; results: Map<string, Measured> }> {
+  const project = writeSyntheticProject(join(WORK_DIR, `codegen-${methods}`), methods);
+  const typesFile = join(WORK_DIR, `codegen-${methods}.types.json`);
+  writeFileSync(typesFile, JSON.stringify(project.optionTypes));
+  const samples = new Map(contenders.map((c) => [c.label, [] as ChildRun[]]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const contender of contenders) {
+      progress(`codegen N=${methods} round ${round}/${ROUNDS}: ${contender.label}`);
+      // The generated module lives in src: left in place, the baselines would load it too.
+      rmSync(project.generatedModule, { force: true });
+      const run = await contender.run(project, typesFile);
+      contender.check(project, run);
+      samples.get(contender.label)!.push(run);
+    }
+  }
+  const results = new Map(
+    [...samples].map(([label, runs]) => [
+      label,
+      { wallMs: median(runs.map((r) => r.wallMs)), maxRssBytes: median(runs.map((r) => r.maxRssBytes)) },
+    ]),
+  );
+  return { project, results };
+}
+
+/**
+ * Time from rewriting one tool file to the regenerated module on disk, with `--watch` running.
+ * Each change edits a description, so the output must change.
+ */
+async function measureWatch(project: SyntheticProject): Promise<number[]> {
+  rmSync(project.generatedModule, { force: true });
+  const watcher = spawn(process.execPath, [CODEGEN_CLI, '--project', project.tsconfig, '--out', project.generatedModule, '--watch'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  watcher.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<never>((_, reject) =>
+    watcher.on('exit', (code) => reject(new Error(`tools-codegen --watch exited early (${code}):\n${stderr}`))),
+  );
+  exited.catch(() => undefined);
+  try {
+    const read = () => (existsSync(project.generatedModule) ? readFileSync(project.generatedModule, 'utf8') : '');
+    const complete = (text: string) => text.endsWith(']);\n');
+    await Promise.race([waitUntil(() => complete(read()), 'the first generation', 10 * 60_000, 20), exited]);
+    // Give the watcher time to arm itself after its first run.
+    await sleep(1_000);
+    const edited = project.toolFiles[0];
+    const original = readFileSync(edited, 'utf8');
+    const timings: number[] = [];
+    for (let change = 1; change <= WATCH_CHANGES; change++) {
+      progress(`codegen --watch: change ${change}/${WATCH_CHANGES}`);
+      const marker = `Revision ${change} of this catalog.`;
+      writeFileSync(edited, original.replace('Searches catalog 0 with query 0.', `Searches catalog 0 with query 0. ${marker}`));
+      const started = performance.now();
+      await Promise.race([
+        waitUntil(() => {
+          const text = read();
+          return text.includes(marker) && complete(text);
+        }, `regeneration ${change}`, 5 * 60_000),
+        exited,
+      ]);
+      timings.push(performance.now() - started);
+      // Let trailing file events settle so the next change is timed on its own.
+      await sleep(500);
+    }
+    writeFileSync(edited, original);
+    return timings;
+  } finally {
+    watcher.removeAllListeners('exit');
+    watcher.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const bySize: Array<{ methods: number; results: Map<string, Measured> }> = [];
+  let largest: SyntheticProject | undefined;
+  for (const methods of SIZES) {
+    const { project, results } = await measureSize(methods);
+    bySize.push({ methods, results });
+    largest = project;
+  }
+  const watchTimings = await measureWatch(largest!);
+
+  const sizeRows = bySize.map(({ methods, results }) => {
+    const codegen = results.get(CODEGEN)!;
+    const floor = results.get(FLOOR)!;
+    const tsjsg = results.get(TSJSG)!;
+    return [
+      methods.toLocaleString('en-US'),
+      fixed(codegen.wallMs, 0),
+      megabytes(codegen.maxRssBytes),
+      fixed(floor.wallMs, 0),
+      megabytes(floor.maxRssBytes),
+      fixed(tsjsg.wallMs, 0),
+      megabytes(tsjsg.maxRssBytes),
+      ratio(codegen.wallMs, floor.wallMs),
+      ratio(codegen.wallMs, tsjsg.wallMs),
+    ];
+  });
+  const first = bySize[0];
+  const last = bySize[bySize.length - 1];
+  const growthRows = contenders.map(({ label }) => {
+    const small = first.results.get(label)!.wallMs;
+    const large = last.results.get(label)!.wallMs;
+    const perMethod = (large - small) / (last.methods - first.methods);
+    return [label, fixed(small, 0), fixed(large, 0), ratio(large, small), fixed(perMethod, 2)];
+  });
+  const worstVsFloor = Math.max(...bySize.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(FLOOR)!.wallMs));
+  const alwaysFaster = bySize.every(({ results }) => results.get(CODEGEN)!.wallMs < results.get(TSJSG)!.wallMs);
+
+  writeSection(
+    'codegen',
+    [
+      '## 3. Codegen',
+      '',
+      `Synthetic projects of N \`@Tool\` methods in classes of 10, one class per file; each method takes one \`@Param() options\` ` +
+        'of 5 fields (string with `@pattern`, number with `@minimum`/`@maximum`, literal union, optional boolean, nested object ' +
+        `with a string array). Each contender runs in its own \`node\` process (start-up included); wall time in ms and peak RSS, median of ${ROUNDS} rounds.`,
+      '',
+      `- **${CODEGEN}**: the CLI, \`--project tsconfig.json --out src/tools.generated.ts\` (schemas, lints, input classes, the module).`,
+      `- **${FLOOR}**: the same ts-morph \`Project\`, reading every tool method's JSDoc and parameter types through the checker, no schema.`,
+      `- **${TSJSG}**: \`createGenerator\` + one \`createSchema\` over all N options types (\`skipTypeCheck: true\`, its fastest setting).`,
+      '',
+      markdownTable(
+        [
+          'N methods',
+          `${CODEGEN} ms`,
+          `${CODEGEN} peak`,
+          `${FLOOR} ms`,
+          `${FLOOR} peak`,
+          `${TSJSG} ms`,
+          `${TSJSG} peak`,
+          'codegen ÷ floor',
+          `codegen ÷ ${TSJSG}`,
+        ],
+        sizeRows,
+      ),
+      '',
+      `Growth from N=${first.methods} to N=${last.methods} (${ratio(last.methods, first.methods)} the methods; the fixed cost of starting node and loading TypeScript keeps the ratio below that):`,
+      '',
+      markdownTable(['contender', `ms at ${first.methods}`, `ms at ${last.methods}`, 'growth', 'ms per extra method'], growthRows),
+      '',
+      `\`--watch\` at N=${last.methods}: regenerating after one file changes takes **${fixed(median(watchTimings), 0)} ms** ` +
+        `(median of ${watchTimings.length} edits; from writing the file to the complete module on disk).`,
+      '',
+      `Goals: within 1.25× of the ts-morph floor: **${worstVsFloor <= 1.25 ? 'met' : 'not met'}** (worst ${ratio(worstVsFloor, 1)}); ` +
+        `faster than ${TSJSG} at every N: **${alwaysFaster ? 'met' : 'not met'}**.`,
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
