@@ -13,7 +13,7 @@ export const GENERATED_HEADER = [
  * `@Param` tool, and `toolManifest`. Plain TypeScript, the same bytes for the same input.
  */
 export function emitModule(tools: readonly ToolModel[], outFile: string): string {
-  const imports = new ImportTable(['toolManifest', 'Check', 'matchesSchema', 'hasJsonType', 'toDate', 'SchemaNode']);
+  const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
   const constants: string[] = [];
@@ -36,7 +36,6 @@ export function emitModule(tools: readonly ToolModel[], outFile: string): string
   const sections = [
     GENERATED_HEADER,
     imports.render(),
-    writer.helperSource,
     constants.join('\n\n'),
     writer.classSource,
     `export const toolManifest = ${defineToolManifest}([\n${entries.join('\n')}\n]);`,

@@ -7,17 +7,9 @@ import * as path from 'node:path';
 export class ImportTable {
   private readonly byModule = new Map<string, Map<string, string>>();
   private readonly usedLocals = new Set<string>();
-  private readonly typeOnly = new Set<string>();
 
   constructor(reserved: Iterable<string> = []) {
     for (const name of reserved) this.usedLocals.add(name);
-  }
-
-  /** Imports a name only used as a type (`import { type X }`). */
-  useType(module: string, name: string): string {
-    const local = this.use(module, name);
-    this.typeOnly.add(`${module}\0${name}`);
-    return local;
   }
 
   /** Imports `name` from `module` and returns the local name to use for it. */
@@ -47,7 +39,7 @@ export class ImportTable {
       .map((module) => {
         const names = [...this.byModule.get(module)!.entries()]
           .sort(([a], [b]) => a.localeCompare(b))
-          .map(([name, local]) => `${this.typeOnly.has(`${module}\0${name}`) ? 'type ' : ''}${name === local ? name : `${name} as ${local}`}`);
+          .map(([name, local]) => (name === local ? name : `${name} as ${local}`));
         return `import { ${names.join(', ')} } from '${module}';`;
       })
       .join('\n');

@@ -1,11 +1,12 @@
 import { pascalCase } from '../model/build-tool-model';
 import { DATE_TYPE, isSchema, typesOf, type JsonSchema } from '../schema/json-schema';
 import type { ImportTable } from './import-table';
-import { HELPER_IMPORTS, HELPER_SOURCE, type Helper } from './runtime-helpers';
 import { propertyKey, quote, tsLiteral } from './ts-literal';
 
 const CLASS_VALIDATOR = 'class-validator';
 const CLASS_TRANSFORMER = 'class-transformer';
+/** The run-time support of generated classes, imported so no module carries its own copy. */
+const CORE_GENERATED = '@toolwright/core/generated';
 
 /** class-validator decorator for a string `format`; formats without one are checked by nobody. */
 const FORMAT_DECORATORS: Record<string, (name: string, options: string) => string> = {
@@ -29,7 +30,6 @@ const FORMAT_DECORATOR_NAMES: Record<string, string> = {
  */
 export class InputClassWriter {
   private readonly classes: string[] = [];
-  private readonly helpers = new Set<Helper>();
   /** Requested nested class name → the name it got (unique in the module). */
   private readonly nestedNames = new Map<string, string>();
 
@@ -54,11 +54,6 @@ export class InputClassWriter {
 
   get classSource(): string {
     return this.classes.join('\n\n');
-  }
-
-  get helperSource(): string {
-    const order: Helper[] = ['check', 'matchesSchema', 'toDate'];
-    return order.filter((h) => this.helpers.has(h)).map((h) => HELPER_SOURCE[h]).join('\n\n');
   }
 
   private property(className: string, key: string, schema: JsonSchema, required: boolean, rootName: string): string {
@@ -145,29 +140,20 @@ export class InputClassWriter {
   }
 
   private dateDecorators(each: boolean): string[] {
-    this.use('toDate');
+    const toDate = this.runtime('toDate');
     const transform = each
-      ? `${this.ct('Transform')}(({ value }) => (Array.isArray(value) ? value.map(toDate) : value))`
-      : `${this.ct('Transform')}(({ value }) => toDate(value))`;
+      ? `${this.ct('Transform')}(({ value }) => (Array.isArray(value) ? value.map(${toDate}) : value))`
+      : `${this.ct('Transform')}(({ value }) => ${toDate}(value))`;
     return [transform, `${this.cv('IsDate')}(${each ? '{ each: true }' : ''})`];
   }
 
   private matchesSchema(schema: JsonSchema, each: boolean, rootName: string): string {
-    this.use('matchesSchema');
-    return this.check('matchesSchema', 'does not match the input schema of the tool', `matchesSchema(value, ${tsLiteral(stripDate(schema), '  ')}, ${rootName})`, each);
+    const test = `${this.runtime('matchesSchema')}(value, ${tsLiteral(stripDate(schema), '  ')}, ${rootName})`;
+    return this.check('matchesSchema', 'does not match the input schema of the tool', test, each);
   }
 
   private check(name: string, message: string, test: string, each: boolean): string {
-    this.use('check');
-    return `Check(${quote(name)}, ${quote(message)}, (value) => ${test}${each ? ', { each: true }' : ''})`;
-  }
-
-  private use(helper: Helper): void {
-    if (helper === 'matchesSchema') this.use('check');
-    if (this.helpers.has(helper)) return;
-    this.helpers.add(helper);
-    for (const name of HELPER_IMPORTS[helper].values) this.cv(name);
-    for (const name of HELPER_IMPORTS[helper].types) this.imports.useType(CLASS_VALIDATOR, name);
+    return `${this.runtime('Check')}(${quote(name)}, ${quote(message)}, (value) => ${test}${each ? ', { each: true }' : ''})`;
   }
 
   private cv(name: string): string {
@@ -176,6 +162,10 @@ export class InputClassWriter {
 
   private ct(name: string): string {
     return this.imports.use(CLASS_TRANSFORMER, name);
+  }
+
+  private runtime(name: 'Check' | 'matchesSchema' | 'toDate'): string {
+    return this.imports.use(CORE_GENERATED, name);
   }
 }
 

@@ -1,26 +1,24 @@
+import { ValidateBy, buildMessage, isISO8601, type ValidationOptions } from 'class-validator';
+
 /**
- * Code the generated module carries for constraints class-validator has no decorator for
- * (exclusive limits, `multipleOf` on fractions, unions, records, tuples, recursive types).
- * Written only into modules that use it, so a simple manifest stays a plain list of decorators.
+ * Run-time support for the input classes tools-codegen writes: the constraints class-validator
+ * has no decorator for (exclusive limits, `multipleOf` on fractions, unions, records, tuples,
+ * recursive types) and the `Date` conversion. Kept here so every generated module imports one
+ * tested copy instead of carrying its own.
  */
-export type Helper = 'check' | 'matchesSchema' | 'toDate';
 
-/** What each helper imports from class-validator; `type` names are imported as types only. */
-export const HELPER_IMPORTS: Record<Helper, { values: string[]; types: string[] }> = {
-  check: { values: ['ValidateBy', 'buildMessage'], types: ['ValidationOptions'] },
-  matchesSchema: { values: [], types: [] },
-  toDate: { values: ['isISO8601'], types: [] },
-};
+export type SchemaNode = { [keyword: string]: unknown };
 
-export const HELPER_SOURCE: Record<Helper, string> = {
-  check: `/** A constraint class-validator has no decorator for, with a message in its style. */
-function Check(name: string, message: string, test: (value: unknown) => boolean, options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name, validator: { validate: test, defaultMessage: buildMessage((each) => \`\${each}$property \${message}\`, options) } }, options);
-}`,
-  matchesSchema: `type SchemaNode = { [keyword: string]: unknown };
+/** A constraint class-validator has no decorator for, with a message in its style. */
+export function Check(name: string, message: string, test: (value: unknown) => boolean, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name, validator: { validate: test, defaultMessage: buildMessage((each) => `${each}$property ${message}`, options) } }, options);
+}
 
-/** JSON Schema check for the keywords tools-codegen writes, for shapes decorators cannot express. */
-function matchesSchema(value: unknown, schema: SchemaNode, root: SchemaNode): boolean {
+/**
+ * JSON Schema check for the keywords tools-codegen writes, for shapes decorators cannot express.
+ * `root` carries the `$defs` that `$ref`s point into.
+ */
+export function matchesSchema(value: unknown, schema: SchemaNode, root: SchemaNode): boolean {
   if (typeof schema.$ref === 'string') {
     return matchesSchema(value, (root.$defs as Record<string, SchemaNode>)[schema.$ref.slice('#/$defs/'.length)], root);
   }
@@ -29,6 +27,7 @@ function matchesSchema(value: unknown, schema: SchemaNode, root: SchemaNode): bo
   if ('const' in schema && schema.const !== value) return false;
   if (schema.type !== undefined && !([] as unknown[]).concat(schema.type).some((type) => hasJsonType(value, type as string))) return false;
   if (typeof value === 'string') {
+    // Code points, as JSON Schema counts length, not UTF-16 units.
     const length = [...value].length;
     if (typeof schema.minLength === 'number' && length < schema.minLength) return false;
     if (typeof schema.maxLength === 'number' && length > schema.maxLength) return false;
@@ -80,9 +79,9 @@ function hasJsonType(value: unknown, type: string): boolean {
     default:
       return typeof value === type;
   }
-}`,
-  toDate: `/** ISO 8601 text becomes a \`Date\`; anything else is left for @IsDate() to refuse. */
-function toDate(value: unknown): unknown {
+}
+
+/** ISO 8601 text becomes a `Date`; anything else is left for @IsDate() to refuse. */
+export function toDate(value: unknown): unknown {
   return typeof value === 'string' && isISO8601(value, { strict: true }) ? new Date(value) : value;
-}`,
-};
+}
