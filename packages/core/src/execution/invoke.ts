@@ -1,4 +1,4 @@
-import { validateInput } from '../validation/validate-input';
+import { validateInput, type InputCheck } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { ToolContext, ToolLogger } from '../context';
 import { ToolError } from './tool-error';
@@ -24,7 +24,14 @@ type Settled =
 
 /** One call: validate → guard → method, bounded by its timeout and the batch's signal. */
 export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv): Promise<CallResult> {
-  const checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema);
+  let checked: InputCheck;
+  try {
+    checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema);
+  } catch (error) {
+    // User code runs during validation too (a @Transform, a custom constraint); when it throws,
+    // this call fails alone instead of taking the whole batch down with it.
+    return internalError(tool, call, env.logger, error);
+  }
   if (!checked.ok) return answer(call, 'invalid_input', checked.message);
   if (env.signal.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
 
@@ -36,7 +43,8 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     signal: controller.signal,
     logger: env.logger,
   };
-  const settled = await settleWithin(run(tool, ctx, checked.value), controller, env, `${tool.name} (${call.id})`);
+  const input = checked.value;
+  const settled = await settleWithin(() => run(tool, ctx, input), controller, env, `${tool.name} (${call.id})`);
 
   switch (settled.kind) {
     case 'refused':
@@ -59,16 +67,21 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
 
 async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): Promise<Settled> {
   if (tool.options.guard && !(await tool.options.guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
+  // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
+  // answer is already given, and a method started now would run beside the calls after it.
+  if (ctx.signal.aborted) return { kind: 'cancelled' };
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
   return { kind: 'returned', value };
 }
 
 /**
- * Waits for the work, its timeout or the batch's cancellation, whichever comes first. A tool that
- * never settles cannot hold the batch; one that fails after being abandoned is still logged.
+ * Starts the work and waits for it, its timeout or the batch's cancellation, whichever comes
+ * first. A tool that never settles cannot hold the batch; one that fails after being abandoned is
+ * still logged. The timer and the abort listener are in place before the work starts, so an abort
+ * or a long stretch of synchronous code inside the guard or the method is still seen.
  */
-function settleWithin(work: Promise<Settled>, controller: AbortController, env: InvokeEnv, label: string): Promise<Settled> {
+function settleWithin(start: () => Promise<Settled>, controller: AbortController, env: InvokeEnv, label: string): Promise<Settled> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (settled: Settled) => {
@@ -87,7 +100,7 @@ function settleWithin(work: Promise<Settled>, controller: AbortController, env: 
       finish({ kind: 'timeout' });
     }, env.timeoutMs);
     env.signal.addEventListener('abort', onCancel, { once: true });
-    work.then(finish, (error: unknown) => {
+    start().then(finish, (error: unknown) => {
       if (done) env.logger.warn(`toolwright: ${label} failed after it was abandoned:`, error);
       finish({ kind: 'threw', error });
     });

@@ -29,7 +29,15 @@ export function isContentBlocks(value: unknown): value is ToolResultContentBlock
 }
 
 function truncate(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : text.slice(0, maxChars) + modelMessages.truncated(text.length - maxChars);
+  if (text.length <= maxChars) return text;
+  // Never split a surrogate pair (an emoji, say): a lone surrogate makes the request body invalid
+  // JSON for the API.
+  const end = maxChars > 0 && isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  return text.slice(0, end) + modelMessages.truncated(text.length - end);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** The character budget is shared by all text blocks; other blocks pass through. */

@@ -36,15 +36,19 @@ export async function runSchedule(calls: readonly ScheduledCall[], options: Sche
       return;
     }
     results[index] = await options.run(call);
-    if (call.mayWrite && results[index].outcome !== 'ok' && options.onWriteFailure === 'halt') failedWrite ??= call;
+    // Only an explicit 'continue' goes on: an unexpected value errs on the side of not writing.
+    if (call.mayWrite && results[index].outcome !== 'ok' && options.onWriteFailure !== 'continue') failedWrite ??= call;
   };
 
+  // At least one worker per segment, whatever the option says (NaN, 0, a fraction): zero workers
+  // would leave calls without a result.
+  const limit = Math.max(1, Math.floor(options.maxConcurrency) || 1);
   for (const [start, end] of segments(calls)) {
     let next = start;
     const worker = async () => {
       while (next < end) await runOne(next++);
     };
-    const width = Math.max(1, Math.min(options.maxConcurrency, end - start));
+    const width = Math.min(limit, end - start);
     await Promise.all(Array.from({ length: width }, worker));
   }
   return results;
