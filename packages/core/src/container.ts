@@ -7,9 +7,11 @@ import type {
 import { consoleLogger, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
+import { checkPositiveInteger } from './execution/check-options';
 import { invokeTool } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
+import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
 import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
 
@@ -102,24 +104,27 @@ export class ToolContainer<TAuth = unknown> {
 
   /** One `tool_result` per `tool_use` block of `content`, same ids, same order. */
   async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
-    const calls = toolCalls(content);
-    const emit = (event: ToolEvent) => this.emit(event, options.onEvent);
-    const signal = options.signal ?? new AbortController().signal;
+    const maxConcurrency = options.maxConcurrency ?? this.defaults.maxConcurrency;
+    const onWriteFailure = options.onWriteFailure ?? this.defaults.onWriteFailure;
+    checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
+    const calls = this.scheduledCalls(content);
+    const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
+    const cancellation = new BatchCancellation();
+    const unfollow = cancellation.follow(options.signal);
     try {
-      const results = await runSchedule(
-        calls.map((call) => ({ ...call, mayWrite: this.tools.get(call.name)?.effect !== 'read' })),
-        {
-          maxConcurrency: options.maxConcurrency ?? this.defaults.maxConcurrency,
-          onWriteFailure: options.onWriteFailure ?? this.defaults.onWriteFailure,
-          signal,
-          run: (call) => this.call(call, options.auth, signal, emit),
-          skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
-        },
-      );
+      const results = await runSchedule(calls, {
+        maxConcurrency,
+        onWriteFailure,
+        signal: cancellation,
+        run: (call) => this.call(call, options.auth, cancellation, emit),
+        skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
+      });
       return results.map((r) => r.result);
     } catch (error) {
       this.logger.error('toolwright: execute failed unexpectedly; answering every call as an internal error:', error);
       return calls.map((call) => answer(call, 'internal_error', modelMessages.internal(call.name)).result);
+    } finally {
+      unfollow();
     }
   }
 
@@ -133,28 +138,40 @@ export class ToolContainer<TAuth = unknown> {
     return runnableTools(this, options);
   }
 
-  private async call(call: ScheduledCall, auth: unknown, signal: AbortSignal, emit: (e: ToolEvent) => void): Promise<CallResult> {
+  /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */
+  private scheduledCalls(content: readonly AssistantContentBlock[]): ScheduledCall[] {
+    const calls: ScheduledCall[] = [];
+    for (const block of content) {
+      if (block.type !== 'tool_use') continue;
+      calls.push({ id: block.id, name: block.name, input: block.input, mayWrite: this.tools.get(block.name)?.effect !== 'read' });
+    }
+    return calls;
+  }
+
+  private async call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
     const tool = this.tools.get(call.name);
     const effect = tool?.effect ?? 'unknown';
-    const started = Date.now();
-    emit({ type: 'call_start', tool: call.name, toolUseId: call.id, effect, at: started });
+    const started = emit ? Date.now() : 0;
+    emit?.({ type: 'call_start', tool: call.name, toolUseId: call.id, effect, at: started });
     const result = tool
       ? await invokeTool(tool, call, {
           auth,
-          signal,
+          cancellation,
           logger: this.logger,
           timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
           maxResultChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
         })
       : answer(call, 'unknown_tool', modelMessages.unknownTool(call.name, this.names));
-    const ended = Date.now();
-    emit({ type: 'call_end', tool: call.name, toolUseId: call.id, effect, at: ended, durationMs: ended - started, outcome: result.outcome });
+    if (emit) {
+      const ended = Date.now();
+      emit({ type: 'call_end', tool: call.name, toolUseId: call.id, effect, at: ended, durationMs: ended - started, outcome: result.outcome });
+    }
     return result;
   }
 
-  private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit: (e: ToolEvent) => void): CallResult {
+  private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {
     const effect = this.tools.get(call.name)?.effect ?? 'unknown';
-    emit({ type: 'call_skipped', tool: call.name, toolUseId: call.id, effect, at: Date.now(), reason });
+    emit?.({ type: 'call_skipped', tool: call.name, toolUseId: call.id, effect, at: Date.now(), reason });
     return reason === 'halted' && cause
       ? answer(call, 'not_executed', modelMessages.notExecuted(cause.name, cause.id))
       : answer(call, 'cancelled', modelMessages.cancelled(false, effect === 'write'));
@@ -172,24 +189,17 @@ export class ToolContainer<TAuth = unknown> {
   }
 }
 
-function toolCalls(content: readonly AssistantContentBlock[]): ToolCall[] {
-  return content
-    .filter((b): b is Extract<AssistantContentBlock, { type: 'tool_use' }> => b.type === 'tool_use')
-    .map((b) => ({ id: b.id, name: b.name, input: b.input }));
+function checkDefaults(defaults: ExecutionDefaults): ExecutionDefaults {
+  checkPositiveInteger(`ToolContainer: defaults.timeoutMs`, defaults.timeoutMs);
+  checkPositiveInteger(`ToolContainer: defaults.maxResultChars`, defaults.maxResultChars);
+  checkExecutionOptions(defaults, 'ToolContainer: defaults');
+  return defaults;
 }
 
-function checkDefaults(defaults: ExecutionDefaults): ExecutionDefaults {
-  const positive = (key: 'timeoutMs' | 'maxResultChars' | 'maxConcurrency') => {
-    const value = defaults[key];
-    if (!Number.isInteger(value) || value < 1) {
-      throw new RangeError(`ToolContainer: defaults.${key} must be a positive integer, got ${value}.`);
-    }
-  };
-  positive('timeoutMs');
-  positive('maxResultChars');
-  positive('maxConcurrency');
-  if (defaults.onWriteFailure !== 'halt' && defaults.onWriteFailure !== 'continue') {
-    throw new RangeError(`ToolContainer: defaults.onWriteFailure must be 'halt' or 'continue', got ${defaults.onWriteFailure}.`);
+/** Options a caller sets per batch are checked like the defaults: a typo must not change the schedule. */
+function checkExecutionOptions(options: Pick<ExecutionDefaults, 'maxConcurrency' | 'onWriteFailure'>, where: string): void {
+  checkPositiveInteger(`${where}.maxConcurrency`, options.maxConcurrency);
+  if (options.onWriteFailure !== 'halt' && options.onWriteFailure !== 'continue') {
+    throw new RangeError(`${where}.onWriteFailure must be 'halt' or 'continue', got ${options.onWriteFailure}.`);
   }
-  return defaults;
 }

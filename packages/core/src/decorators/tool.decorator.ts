@@ -24,6 +24,12 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.effect !== undefined && options.effect !== 'read' && options.effect !== 'write') {
       throw new ToolDefinitionError(`@Tool on ${where}: effect must be 'read' or 'write', got ${JSON.stringify(options.effect)}.`);
     }
+    for (const key of ['timeoutMs', 'maxResultChars'] as const) {
+      const value = options[key];
+      if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+        throw new ToolDefinitionError(`@Tool on ${where}: ${key} must be a positive integer, got ${value}.`);
+      }
+    }
     checkParams(where, Reflect.getOwnMetadata(TOOL_PARAMS, target, propertyKey) ?? []);
     Reflect.defineMetadata(TOOL_OPTIONS, options, target, propertyKey);
     const methods: string[] = Reflect.getOwnMetadata(TOOL_METHODS, target) ?? [];

@@ -5,11 +5,12 @@ import { ToolError } from './tool-error';
 import { shapeResult } from './result';
 import { modelMessages } from './messages';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
+import { LazyAbort, type BatchCancellation } from './cancellation';
 
 export interface InvokeEnv {
   auth: unknown;
-  /** The batch's signal: aborting it cancels this call. */
-  signal: AbortSignal;
+  /** Cancelling the batch cancels this call. */
+  cancellation: BatchCancellation;
   logger: ToolLogger;
   timeoutMs: number;
   maxResultChars: number;
@@ -33,18 +34,20 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     return internalError(tool, call, env.logger, error);
   }
   if (!checked.ok) return answer(call, 'invalid_input', checked.message);
-  if (env.signal.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
+  if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
 
-  const controller = new AbortController();
+  const abort = new LazyAbort();
   const ctx: ToolContext<unknown> = {
     toolUseId: call.id,
     toolName: tool.name,
     auth: env.auth,
-    signal: controller.signal,
+    get signal() {
+      return abort.signal;
+    },
     logger: env.logger,
   };
   const input = checked.value;
-  const settled = await settleWithin(() => run(tool, ctx, input), controller, env, `${tool.name} (${call.id})`);
+  const settled = await settleWithin(() => run(tool, ctx, abort, input), abort, env, `${tool.name} (${call.id})`);
 
   switch (settled.kind) {
     case 'refused':
@@ -65,11 +68,11 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   }
 }
 
-async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): Promise<Settled> {
+async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, input: object): Promise<Settled> {
   if (tool.options.guard && !(await tool.options.guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
   // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
   // answer is already given, and a method started now would run beside the calls after it.
-  if (ctx.signal.aborted) return { kind: 'cancelled' };
+  if (abort.aborted) return { kind: 'cancelled' };
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
   return { kind: 'returned', value };
@@ -81,25 +84,24 @@ async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, input: objec
  * still logged. The timer and the abort listener are in place before the work starts, so an abort
  * or a long stretch of synchronous code inside the guard or the method is still seen.
  */
-function settleWithin(start: () => Promise<Settled>, controller: AbortController, env: InvokeEnv, label: string): Promise<Settled> {
+function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: InvokeEnv, label: string): Promise<Settled> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (settled: Settled) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
-      env.signal.removeEventListener('abort', onCancel);
+      unsubscribe();
       resolve(settled);
     };
-    const onCancel = () => {
-      controller.abort(env.signal.reason);
-      finish({ kind: 'cancelled' });
-    };
     const timer = setTimeout(() => {
-      controller.abort(new Error(`timed out after ${env.timeoutMs} ms`));
+      abort.abort(new Error(`timed out after ${env.timeoutMs} ms`));
       finish({ kind: 'timeout' });
     }, env.timeoutMs);
-    env.signal.addEventListener('abort', onCancel, { once: true });
+    const unsubscribe = env.cancellation.onCancel(() => {
+      abort.abort(env.cancellation.reason);
+      finish({ kind: 'cancelled' });
+    });
     start().then(finish, (error: unknown) => {
       if (done) env.logger.warn(`toolwright: ${label} failed after it was abandoned:`, error);
       finish({ kind: 'threw', error });

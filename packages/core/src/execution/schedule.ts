@@ -11,7 +11,8 @@ export interface ScheduledCall extends ToolCall {
 export interface ScheduleOptions {
   maxConcurrency: number;
   onWriteFailure: WriteFailurePolicy;
-  signal: AbortSignal;
+  /** Once aborted, no call starts: the rest are skipped as cancelled. */
+  signal: { readonly aborted: boolean };
   run(call: ScheduledCall): Promise<CallResult>;
   skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause?: ScheduledCall): CallResult;
 }
@@ -44,11 +45,15 @@ export async function runSchedule(calls: readonly ScheduledCall[], options: Sche
   // would leave calls without a result.
   const limit = Math.max(1, Math.floor(options.maxConcurrency) || 1);
   for (const [start, end] of segments(calls)) {
+    const width = Math.min(limit, end - start);
+    if (width === 1) {
+      for (let index = start; index < end; index++) await runOne(index);
+      continue;
+    }
     let next = start;
     const worker = async () => {
       while (next < end) await runOne(next++);
     };
-    const width = Math.min(limit, end - start);
     await Promise.all(Array.from({ length: width }, worker));
   }
   return results;

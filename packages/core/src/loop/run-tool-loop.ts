@@ -9,6 +9,7 @@ import type {
   ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
 import { consoleLogger } from '../context';
+import { checkPositiveInteger } from '../execution/check-options';
 import type { ExecuteOptions, ToolContainer } from '../container';
 import type { ToolLoopEvent } from './loop-events';
 import {
@@ -221,7 +222,7 @@ function finalText(messages: readonly MessageParam[]): string {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`runToolLoop: ${name} must be a positive integer, got ${value}.`);
+  checkPositiveInteger(`runToolLoop: ${name}`, value);
   return value;
 }
 

@@ -115,3 +115,14 @@ describe('container defaults are checked', () => {
     expect(() => new ToolContainer({ manifest: ordersManifest, providers: [new OrderTools()], defaults })).toThrow(message);
   });
 });
+
+describe('execute options are checked like the defaults', () => {
+  const container = new ToolContainer({ manifest: ordersManifest, providers: [new OrderTools()] });
+  it.each([
+    [{ maxConcurrency: 0 }, 'ToolContainer.execute: options.maxConcurrency must be a positive integer, got 0.'],
+    [{ maxConcurrency: Number.NaN }, 'ToolContainer.execute: options.maxConcurrency must be a positive integer, got NaN.'],
+    [{ onWriteFailure: 'stop' as never }, `ToolContainer.execute: options.onWriteFailure must be 'halt' or 'continue', got stop.`],
+  ])('%j', async (options, message) => {
+    await expect(container.execute([], options)).rejects.toThrow(new RangeError(message));
+  });
+});

@@ -146,6 +146,19 @@ describe('decorator misuse fails at class definition with a message that says wh
     expect(message).toContain(`effect must be 'read' or 'write', got "delete"`);
   });
 
+  it.each(['timeoutMs', 'maxResultChars'])('a %s that is not a positive integer', (key) => {
+    const message = define(() => {
+      class Bad {
+        @Tool({ [key]: 0 })
+        m() {
+          return 1;
+        }
+      }
+      return Bad;
+    });
+    expect(message).toBe(`@Tool on Bad.m: ${key} must be a positive integer, got 0.`);
+  });
+
   it('an invalid group prefix', () => {
     const message = define(() => {
       @ToolGroup({ prefix: 'pedidos ação' })

@@ -155,6 +155,22 @@ describe('maxConcurrency bounds the reads in flight', () => {
     expect(lab.maxInFlightReads).toBe(5);
   });
 
+  it('twenty concurrent reads sharing one caller signal add one abort listener, not one per call', async () => {
+    const { lab, content } = reads(20);
+    const controller = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      await drive(labContainer(lab).execute(content, { auth: lab, maxConcurrency: 20, signal: controller.signal }));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(lab.maxInFlightReads).toBe(20);
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+
   it('maxConcurrency 1 runs reads one by one', async () => {
     const { lab, content } = reads(4);
     await drive(labContainer(lab).execute(content, { auth: lab, maxConcurrency: 1 }));
