@@ -1,18 +1,10 @@
 import { Ctx, Input, ManifestMismatchError, Param, Tool, ToolContainer, defineToolManifest } from '@toolwright/core';
 import type { ToolManifestEntry } from '@toolwright/core';
-import { BuscarPedidoInput, OrderTools, buscarPedidoDefinition, ordersManifest } from '../fixtures/orders';
+import { OrderTools, buscarPedidoDefinition, ordersManifest } from '../fixtures/orders';
 
 class Empty {}
 
-const entry = (overrides: Partial<ToolManifestEntry>): ToolManifestEntry => ({
-  provider: OrderTools,
-  method: 'buscarPedido',
-  definition: buscarPedidoDefinition,
-  effect: 'read',
-  inputClass: BuscarPedidoInput,
-  parameters: [{ kind: 'param', property: 'numero' }, { kind: 'ctx' }],
-  ...overrides,
-});
+const entry = (overrides: Partial<ToolManifestEntry>): ToolManifestEntry => ({ ...ordersManifest.entries[0], ...overrides });
 
 function constructionError(build: () => unknown): ManifestMismatchError {
   try {
