@@ -47,7 +47,7 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     logger: env.logger,
   };
   const input = checked.value;
-  const settled = await settleWithin(() => run(tool, ctx, abort, input), abort, env, `${tool.name} (${call.id})`);
+  const settled = await settleWithin(() => run(tool, ctx, abort, input), abort, env, () => `${tool.name} (${call.id})`);
 
   switch (settled.kind) {
     case 'refused':
@@ -84,7 +84,7 @@ async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyA
  * still logged. The timer and the abort listener are in place before the work starts, so an abort
  * or a long stretch of synchronous code inside the guard or the method is still seen.
  */
-function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: InvokeEnv, label: string): Promise<Settled> {
+function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: InvokeEnv, label: () => string): Promise<Settled> {
   return new Promise((resolve) => {
     let done = false;
     const finish = (settled: Settled) => {
@@ -103,7 +103,7 @@ function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: Invo
       finish({ kind: 'cancelled' });
     });
     start().then(finish, (error: unknown) => {
-      if (done) env.logger.warn(`toolwright: ${label} failed after it was abandoned:`, error);
+      if (done) env.logger.warn(`toolwright: ${label()} failed after it was abandoned:`, error);
       finish({ kind: 'threw', error });
     });
   });

@@ -1,8 +1,16 @@
 import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { validate, type ValidatorOptions } from 'class-validator';
 import { checkPlainInput } from './plain-input';
 import { describeValidationErrors } from './describe-errors';
 import { modelMessages } from '../execution/messages';
+
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  // A tool without parameters has an input class without metadata; it must still accept `{}`.
+  forbidUnknownValues: false,
+  validationError: { target: false },
+};
 
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
@@ -19,13 +27,7 @@ export async function validateInput(
   const refused = checkPlainInput(input);
   if (refused) return { ok: false, message: refused };
   const instance = plainToInstance(inputClass, input as object);
-  const errors = await validate(instance, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    // A tool without parameters has an input class without metadata; it must still accept `{}`.
-    forbidUnknownValues: false,
-    validationError: { target: false },
-  });
+  const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length === 0) return { ok: true, value: instance };
   return { ok: false, message: modelMessages.invalidInput(toolName, describeValidationErrors(errors, schema)) };
 }
