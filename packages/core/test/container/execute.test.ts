@@ -1,4 +1,4 @@
-import { Param, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
+import { Param, Tool, ToolContainer, defineToolManifest, type Class, type ToolContext } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
 import { OrderTools, ordersManifest } from '../fixtures/orders';
 import { FailInput, ShopTools, recordingLogger, shopManifest, type Session } from '../fixtures/shop';
@@ -278,6 +278,19 @@ describe('result shaping', () => {
 });
 
 describe('guards', () => {
+  /** A write tool `method` of `provider` taking one `@Param() how: string`. */
+  const oneToolManifest = (provider: Class, method: string) =>
+    defineToolManifest([
+      {
+        provider,
+        method,
+        definition: { name: method, description: 'A tool.', input_schema: { type: 'object', properties: { how: { type: 'string' } } } },
+        effect: 'write',
+        inputClass: FailInput,
+        parameters: [{ kind: 'param', property: 'how' }],
+      },
+    ]);
+
   it('run with `this` bound to the provider, so they can use injected services', async () => {
     class Owners {
       owner = new Map([['A-1', 'C-1']]);
@@ -291,17 +304,7 @@ describe('guards', () => {
         return `cancelled ${how}`;
       }
     }
-    const manifest = defineToolManifest([
-      {
-        provider: Owners,
-        method: 'cancel',
-        definition: { name: 'cancel', description: 'Cancels.', input_schema: { type: 'object', properties: { how: { type: 'string' } } } },
-        effect: 'write',
-        inputClass: FailInput,
-        parameters: [{ kind: 'param', property: 'how' }],
-      },
-    ]);
-    const container = new ToolContainer<Session>({ manifest, providers: [new Owners()] });
+    const container = new ToolContainer<Session>({ manifest: oneToolManifest(Owners, 'cancel'), providers: [new Owners()] });
     const [own] = await container.execute([toolUse('a', 'cancel', { how: 'A-1' })], { auth: { customerId: 'C-1' } });
     const [foreign] = await container.execute([toolUse('b', 'cancel', { how: 'A-1' })], { auth: { customerId: 'C-2' } });
     expect(own.content).toBe('cancelled A-1');
@@ -319,18 +322,8 @@ describe('guards', () => {
         return how;
       }
     }
-    const manifest = defineToolManifest([
-      {
-        provider: Broken,
-        method: 'act',
-        definition: { name: 'act', description: 'Acts.', input_schema: { type: 'object', properties: { how: { type: 'string' } } } },
-        effect: 'write',
-        inputClass: FailInput,
-        parameters: [{ kind: 'param', property: 'how' }],
-      },
-    ]);
     const logger = recordingLogger();
-    const container = new ToolContainer({ manifest, providers: [new Broken()], logger });
+    const container = new ToolContainer({ manifest: oneToolManifest(Broken, 'act'), providers: [new Broken()], logger });
     const [result] = await container.execute([toolUse('c', 'act', { how: 'x' })]);
     expect(result).toMatchObject({ is_error: true, content: 'Internal error in act. It was logged; do not retry with the same input.' });
     expect((logger.errors[0][1] as Error).message).toBe('session store down');
