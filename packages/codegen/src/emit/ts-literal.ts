@@ -5,7 +5,11 @@ export function propertyKey(key: string): string {
   return IDENTIFIER.test(key) ? key : quote(key);
 }
 
+/** Text that `quote` would copy unchanged: no quotes, backslashes, control characters or surrogates. */
+const PLAIN_TEXT = /^[^'"\\\u0000-\u001f\ud800-\udfff]*$/;
+
 export function quote(text: string): string {
+  if (PLAIN_TEXT.test(text)) return `'${text}'`;
   return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
@@ -19,14 +23,22 @@ export function tsLiteral(value: unknown, indent = ''): string {
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     const flat = value.map((v) => tsLiteral(v, inner));
-    const oneLine = `[${flat.join(', ')}]`;
-    if (value.every((v) => v === null || typeof v !== 'object') && oneLine.length + indent.length <= 100) return oneLine;
+    if (value.every(isPrimitive)) {
+      const oneLine = `[${flat.join(', ')}]`;
+      if (oneLine.length + indent.length <= 100) return oneLine;
+    }
     return `[\n${flat.map((v) => `${inner}${v},`).join('\n')}\n${indent}]`;
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return '{}';
   const parts = entries.map(([key, v]) => `${propertyKey(key)}: ${tsLiteral(v, inner)}`);
-  const oneLine = `{ ${parts.join(', ')} }`;
-  if (entries.every(([, v]) => v === null || typeof v !== 'object') && oneLine.length + indent.length <= 100) return oneLine;
+  if (entries.every(([, v]) => isPrimitive(v))) {
+    const oneLine = `{ ${parts.join(', ')} }`;
+    if (oneLine.length + indent.length <= 100) return oneLine;
+  }
   return `{\n${parts.map((p) => `${inner}${p},`).join('\n')}\n${indent}}`;
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || typeof value !== 'object';
 }

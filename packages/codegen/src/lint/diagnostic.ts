@@ -1,4 +1,5 @@
 import type { Node } from 'ts-morph';
+import { lineAndColumnOf } from './position';
 
 export type Severity = 'error' | 'warning';
 
@@ -17,6 +18,8 @@ export interface Diagnostic {
 /** Collects every problem of a run so the user sees them all at once. */
 export class Diagnostics {
   private readonly items: Diagnostic[] = [];
+  private readonly keys = new Set<string>();
+  private errors = 0;
 
   error(node: Node, path: readonly string[], message: string): void {
     this.add('error', node, path, message);
@@ -31,19 +34,20 @@ export class Diagnostics {
   }
 
   get errorCount(): number {
-    return this.items.filter((d) => d.severity === 'error').length;
+    return this.errors;
   }
 
   private add(severity: Severity, node: Node, path: readonly string[], message: string): void {
     const source = node.getSourceFile();
-    const { line, column } = source.getLineAndColumnAtPos(node.getStart());
+    const { line, column } = lineAndColumnOf(source, node.getStart());
     const diagnostic = { severity, file: source.getFilePath(), line, column, path: path.join(' → '), message };
-    if (!this.items.some((d) => sameDiagnostic(d, diagnostic))) this.items.push(diagnostic);
+    // The same problem reached twice (a type shared by two tools) is reported once, whatever its severity.
+    const key = JSON.stringify([diagnostic.file, line, column, diagnostic.path, message]);
+    if (this.keys.has(key)) return;
+    this.keys.add(key);
+    this.items.push(diagnostic);
+    if (severity === 'error') this.errors++;
   }
-}
-
-function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
-  return a.file === b.file && a.line === b.line && a.column === b.column && a.path === b.path && a.message === b.message;
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

@@ -2,6 +2,7 @@ import { Node, type ParameterDeclaration } from 'ts-morph';
 import { TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core';
 import { readDocComment, type DocComment } from '../jsdoc/read-jsdoc';
 import type { Diagnostics } from '../lint/diagnostic';
+import { lineAndColumnOf } from '../lint/position';
 import type { ExampleValidator } from '../lint/example-validator';
 import type { ScannedParameter, ScannedTool } from '../scan/find-tools';
 import { isRegexValue, type LiteralValue } from '../scan/literal-value';
@@ -240,7 +241,7 @@ function checkExported(declaration: Node, className: string, path: string[], dia
 
 function locationOf(node: ParameterDeclaration | Node): string {
   const file = node.getSourceFile();
-  const { line, column } = file.getLineAndColumnAtPos(node.getStart());
+  const { line, column } = lineAndColumnOf(file, node.getStart());
   return `${file.getFilePath()}:${line}:${column}`;
 }
 

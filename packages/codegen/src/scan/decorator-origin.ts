@@ -1,4 +1,4 @@
-import { Node, type Decorator } from 'ts-morph';
+import { Node, type Decorator, type ts } from 'ts-morph';
 import { packageNameOf } from './package-name';
 
 export const TOOLWRIGHT_CORE = '@toolwright/core';
@@ -20,12 +20,29 @@ export function decoratorOrigin(decorator: Decorator): DecoratorOrigin | undefin
   const callee = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
   const symbol = callee.getSymbol();
   if (!symbol) return fromImportSpecifier(callee);
-  const target = symbol.isAlias() ? symbol.getAliasedSymbol() ?? symbol : symbol;
-  const declaration = target.getDeclarations()[0];
-  if (!declaration) return fromImportSpecifier(callee);
+  // A file's `Tool` import is one symbol for all its decorators, so it is resolved once. The
+  // answers are kept per type checker: an unchanged file keeps its symbols when watch mode
+  // rebuilds the program, but what its imports resolve to may have changed.
+  const checker = decorator.getProject().getTypeChecker().compilerObject;
+  let origins = originsByChecker.get(checker);
+  if (!origins) originsByChecker.set(checker, (origins = new WeakMap()));
+  const key = symbol.compilerSymbol;
+  let origin = origins.get(key);
+  if (origin === undefined && !origins.has(key)) {
+    const target = symbol.isAlias() ? symbol.getAliasedSymbol() ?? symbol : symbol;
+    const declaration = target.getDeclarations()[0];
+    origin = declaration ? originOf(target.getName(), declaration) : null;
+    origins.set(key, origin);
+  }
+  return origin === null ? fromImportSpecifier(callee) : origin;
+}
+
+/** `null`: the symbol has no declaration, so the import statement has to tell. */
+const originsByChecker = new WeakMap<ts.TypeChecker, WeakMap<ts.Symbol, DecoratorOrigin | undefined | null>>();
+
+function originOf(name: string, declaration: Node): DecoratorOrigin | undefined {
   const packageName = packageNameOf(declaration.getSourceFile().getFilePath());
-  if (!packageName) return undefined;
-  return { name: target.getName(), packageName };
+  return packageName ? { name, packageName } : undefined;
 }
 
 export function isDecoratorFrom(decorator: Decorator, packageName: string, name: string): boolean {

@@ -1,5 +1,5 @@
 import { SyntaxKind, type ClassDeclaration, type Decorator, type MethodDeclaration, type ParameterDeclaration, type SourceFile } from 'ts-morph';
-import { TOOLWRIGHT_CORE, isDecoratorFrom } from './decorator-origin';
+import { TOOLWRIGHT_CORE, decoratorOrigin, isDecoratorFrom } from './decorator-origin';
 
 export type ParameterKind = 'param' | 'input' | 'ctx';
 
@@ -28,16 +28,18 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
   const tools: ScannedTool[] = [];
   for (const file of files) {
     for (const classDeclaration of file.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+      let groupDecorator: Decorator | undefined | null = null;
       for (const method of classDeclaration.getMethods()) {
         const toolDecorator = method.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'Tool'));
         if (!toolDecorator) continue;
+        if (groupDecorator === null) groupDecorator = classDeclaration.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'ToolGroup'));
         tools.push({
           classDeclaration,
           className: classDeclaration.getName() ?? '(anonymous class)',
           method,
           methodName: method.getName(),
           toolDecorator,
-          groupDecorator: classDeclaration.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'ToolGroup')),
+          groupDecorator,
           parameters: method.getParameters().map(scanParameter),
         });
       }
@@ -48,9 +50,10 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
 
 function scanParameter(declaration: ParameterDeclaration): ScannedParameter {
   for (const decorator of declaration.getDecorators()) {
-    for (const [name, kind] of Object.entries(PARAMETER_DECORATORS)) {
-      if (isDecoratorFrom(decorator, TOOLWRIGHT_CORE, name)) return { declaration, kind, decorator };
-    }
+    const origin = decoratorOrigin(decorator);
+    if (origin?.packageName !== TOOLWRIGHT_CORE || !Object.hasOwn(PARAMETER_DECORATORS, origin.name)) continue;
+    return { declaration, kind: PARAMETER_DECORATORS[origin.name], decorator };
   }
   return { declaration };
 }
+
