@@ -26,7 +26,7 @@ interface CliOptions extends GenerateOptions {
 
 class UsageError extends Error {}
 
-export function parseArguments(argv: readonly string[], cwd: string): CliOptions | 'help' {
+function parseArguments(argv: readonly string[], cwd: string): CliOptions | 'help' {
   const options: CliOptions = { project: path.resolve(cwd, 'tsconfig.json'), check: false, watch: false };
   let json: string | true | undefined;
   for (let i = 0; i < argv.length; i++) {

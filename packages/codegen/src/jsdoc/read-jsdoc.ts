@@ -29,7 +29,7 @@ export function readDocComment(node: Node | undefined): DocComment {
   };
 }
 
-export function normalizeWhitespace(text: string): string {
+function normalizeWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 

@@ -21,6 +21,6 @@ export function registerParam(kind: ParamKind, options?: ParamOptions): Paramete
   };
 }
 
-export function decoratorName(kind: ParamKind): string {
+function decoratorName(kind: ParamKind): string {
   return kind === 'param' ? 'Param' : kind === 'input' ? 'Input' : 'Ctx';
 }

@@ -20,7 +20,7 @@ export function shapeResult(value: unknown, maxChars: number): Content {
   return truncate(json, maxChars);
 }
 
-export function isContentBlocks(value: unknown): value is ToolResultContentBlock[] {
+function isContentBlocks(value: unknown): value is ToolResultContentBlock[] {
   return (
     Array.isArray(value) &&
     value.length > 0 &&

@@ -2,7 +2,7 @@
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
 
 /** `getStatus` → `get_status`; `parseHTMLPage` → `parse_html_page`. */
-export function snakeCase(identifier: string): string {
+function snakeCase(identifier: string): string {
   return identifier
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')

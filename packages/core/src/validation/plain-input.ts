@@ -2,7 +2,7 @@ import { modelMessages } from '../execution/messages';
 
 /** Keys that could reach `Object.prototype` through class-transformer or a careless merge. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_DEPTH = 32;
 
 /**
  * Checks that the model's input is a JSON object free of prototype-polluting keys and of absurd
