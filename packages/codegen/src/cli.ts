@@ -78,7 +78,7 @@ const HELP = [
   '',
   'Usage: tools-codegen [options]',
   '',
-  ...FLAGS.map((f) => `  ${`${f.names[0]}${f.value ? ` ${f.value}` : ''}`.padEnd(30)}${f.help}`),
+  ...FLAGS.map((f) => `  ${`${f.names[0]}${f.value ? ` ${f.value}` : ''}`.padEnd(34)}${f.help}`),
   '',
   'Exit codes: 0 done; 1 errors in the code, or --check found the file stale;',
   '2 bad usage (unknown flag, missing or malformed tsconfig).',

@@ -42,8 +42,13 @@ export interface ProjectConfig {
   selection: string;
 }
 
-/** TS18003 "No inputs were found": a project with no files is reported as a project with no tools. */
-const NO_INPUTS = 18003;
+/**
+ * The config errors that stop ts-morph from reading the project: a file that does not parse, and
+ * an `extends` that cannot be read (TS5083, TS6053, TS18001). Others (an option this TypeScript
+ * does not know, a deprecation) leave a project that can still be scanned, and a project built
+ * with another TypeScript version may well be right about them.
+ */
+const FATAL_OPTION_ERRORS = new Set([5083, 6053, 18001]);
 
 /**
  * Reads the tsconfig `project` points at, as `tsc -p` does: a file, or a directory holding a
@@ -51,14 +56,18 @@ const NO_INPUTS = 18003;
  */
 export function readProjectConfig(project: string): ProjectConfig {
   const tsconfig = locateTsconfig(path.resolve(project));
+  // The file's own syntax errors are not among the parsed command line's errors.
+  const syntax = ts.parseConfigFileTextToJson(tsconfig, fs.readFileSync(tsconfig, 'utf8')).error;
+  if (syntax) throw configError(syntax, 1, tsconfig);
   let fatal: ts.Diagnostic | undefined;
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (diagnostic) => void (fatal ??= diagnostic),
   });
-  const errors = [fatal, ...(parsed?.errors ?? [])].filter(
-    (d): d is ts.Diagnostic => d !== undefined && d.category === ts.DiagnosticCategory.Error && d.code !== NO_INPUTS,
-  );
+  const errors = [
+    ...(fatal ? [fatal] : []),
+    ...(parsed?.errors ?? []).filter((d) => isSyntaxError(d) || FATAL_OPTION_ERRORS.has(d.code)),
+  ].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0 || !parsed) throw configError(errors[0], errors.length, tsconfig);
   const directories = Object.entries(parsed.wildcardDirectories ?? {}).map(([dir, flags]) => ({
     dir: path.resolve(dir),
@@ -74,6 +83,11 @@ export function readProjectConfig(project: string): ProjectConfig {
 }
 
 const PASS_TSCONFIG = "pass the project's tsconfig file with --project (for example --project tsconfig.json).";
+
+/** TypeScript numbers its syntax errors 1000-1999. */
+function isSyntaxError(diagnostic: ts.Diagnostic): boolean {
+  return diagnostic.code >= 1000 && diagnostic.code < 2000;
+}
 
 function locateTsconfig(project: string): string {
   let stat: fs.Stats | undefined;
