@@ -36,6 +36,7 @@ export function findManifestCycles(project: Project, imported: readonly Imported
   };
   const cycles: ManifestCycle[] = [];
   const reported = new Set<string>();
+  const importedFiles = new Set(imported.map((i) => i.file.getFilePath() as string));
   for (const { file, className } of imported) {
     const start = file.getFilePath();
     if (reported.has(start)) continue;
@@ -43,7 +44,8 @@ export function findManifestCycles(project: Project, imported: readonly Imported
     const found = shortestPathTo(start, outFile, edgesOf);
     if (found) cycles.push({ file, className, firstImport: found.first, chain: found.chain });
   }
-  return cycles;
+  // A chain through another imported file is that file's cycle, reported on its own.
+  return cycles.filter((cycle) => !cycle.chain.slice(1, -1).some((f) => importedFiles.has(f)));
 }
 
 function shortestPathTo(
