@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../src/cli';
-import { watchProject, type WatchHandle } from '../src/watch';
-import type { GenerateResult } from '../src/generate';
 import { makeTempProject } from './support/fixtures';
 
 const TOOLS = `import { Param, Tool } from '@toolwright/core';
@@ -80,39 +78,5 @@ describe('tools-codegen CLI', () => {
     const result = run(['--help'], project.dir);
     expect(result.code).toBe(0);
     for (const flag of ['--project', '--out', '--check', '--watch', '--json', '--help']) expect(result.out).toContain(flag);
-  });
-});
-
-describe('watch', () => {
-  const project = makeTempProject({ 'src/clock.tools.ts': TOOLS });
-  let handle: WatchHandle | undefined;
-  afterAll(() => {
-    handle?.close();
-    project.cleanup();
-  });
-
-  it('regenerates when a source file changes and says which file changed', async () => {
-    const runs: Array<{ result: GenerateResult; changed: readonly string[] }> = [];
-    let notify: () => void = () => undefined;
-    handle = watchProject({ project: project.tsconfig }, {
-      onRun(result, changed) {
-        runs.push({ result, changed });
-        notify();
-      },
-    });
-    expect(runs).toHaveLength(1);
-    const source = path.join(project.dir, 'src', 'clock.tools.ts');
-    const regenerated = new Promise<void>((resolve, reject) => {
-      const giveUp = setTimeout(() => reject(new Error('no regeneration after editing the source')), 30_000);
-      notify = () => {
-        clearTimeout(giveUp);
-        resolve();
-      };
-    });
-    fs.writeFileSync(source, TOOLS.replace("@Tool({ effect: 'read' })", "@Tool({ effect: 'read', name: 'clock_now' })"));
-    await regenerated;
-    expect(runs[1].changed).toEqual([source]);
-    expect(runs[1].result.tools.map((t) => t.name)).toEqual(['clock_now']);
-    expect(fs.readFileSync(path.join(project.dir, 'src', 'tools.generated.ts'), 'utf8')).toContain("name: 'clock_now'");
   });
 });
