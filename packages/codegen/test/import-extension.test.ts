@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { Generator } from '../src/generate';
+import { relativeModule } from '../src/emit/import-table';
 import type { ImportExtension } from '../src/project/import-extension';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -199,5 +200,21 @@ describe('the extension rule is what makes it compile', () => {
     const result = new Generator({ project: path.join(dir, 'tsconfig.json'), out: path.join(dir, 'src', 'tools.generated.mts'), write: false }).run();
     expect(result.importExtension).toBe('js');
     expect(result.code).toContain("from './clock.tools.js';");
+  });
+});
+
+describe('relativeModule', () => {
+  const out = '/app/src/tools.generated.ts';
+  it.each([
+    ['/app/src/orders.tools.ts', 'none', './orders.tools'],
+    ['/app/src/orders.tools.ts', 'js', './orders.tools.js'],
+    ['/app/src/orders.tools.ts', 'ts', './orders.tools.ts'],
+    ['/app/src/views/list.tsx', 'js', './views/list.js'],
+    ['/app/lib/shared.mts', 'none', '../lib/shared.mjs'],
+    ['/app/lib/shared.cts', 'ts', '../lib/shared.cts'],
+    ['/app/types/dto.d.ts', 'ts', '../types/dto.js'],
+    ['/app/types/dto.d.ts', 'none', '../types/dto'],
+  ] as const)('%s with %s → %s', (target, extension, expected) => {
+    expect(relativeModule(out, target, extension)).toBe(expected);
   });
 });
