@@ -97,7 +97,8 @@ export class Generator {
     };
     const tools: ToolModel[] = [];
     const byName = new Map<string, ToolModel>();
-    for (const scanned of findTools(this.sourceFiles())) {
+    const found = findTools(this.sourceFiles());
+    for (const scanned of found) {
       const model = buildToolModel(scanned, context);
       if (!model) continue;
       const first = byName.get(model.name);
@@ -108,14 +109,8 @@ export class Generator {
       byName.set(model.name, first ?? model);
       tools.push(model);
     }
-    if (tools.length === 0) this.reportNoTools(diagnostics);
-    for (const cycle of findManifestCycles(this.project, this.importedClasses(tools), this.outFile)) {
-      const chain = cycle.chain.map((f) => this.projectPath(f)).join(' → ');
-      diagnostics.error(cycle.firstImport, [cycle.className],
-        `import cycle with the generated manifest: ${chain}. ${cycle.className} would be read before its class is defined ` +
-        `("Cannot access '${cycle.className}' before initialization" at start-up); keep ${cycle.className} in a file that does not import ` +
-        `${this.projectPath(this.outFile)}, and import the manifest from another file (the module or bootstrap that builds the container).`);
-    }
+    if (found.length === 0) this.reportNoTools(diagnostics);
+    this.reportCycles(tools, diagnostics);
     const code = emitModule(tools, this.outFile, this.importExtension);
     const upToDate = readIfExists(this.outFile) === code;
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
@@ -136,6 +131,16 @@ export class Generator {
       written: canWrite && !upToDate,
       importExtension: this.importExtension,
     };
+  }
+
+  private reportCycles(tools: readonly ToolModel[], diagnostics: Diagnostics): void {
+    for (const cycle of findManifestCycles(this.project, this.importedClasses(tools), this.outFile)) {
+      const chain = cycle.chain.map((f) => this.projectPath(f)).join(' → ');
+      diagnostics.error(cycle.firstImport, [cycle.className],
+        `import cycle with the generated manifest: ${chain}. ${cycle.className} would be read before its class is defined ` +
+        `("Cannot access '${cycle.className}' before initialization" at start-up); keep ${cycle.className} in a file that does not import ` +
+        `${this.projectPath(this.outFile)}, and import the manifest from another file (the module or bootstrap that builds the container).`);
+    }
   }
 
   /** The classes the generated module imports at load time, each with its file. */

@@ -171,6 +171,13 @@ describe('a project with no tools is an error, not an empty manifest', () => {
     );
   });
 
+  it('a project whose only tool has errors reports those errors, not "no tools"', () => {
+    const result = runIn({ 'src/clock.tools.ts': TOOLS.replace('zone: string', 'zone: Map<string, string>').replace('return zone;', 'return String(zone);') });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('type Map cannot be sent as JSON');
+    expect(result.err).not.toContain('no @Tool methods found');
+  });
+
   it('--check fails the same way instead of calling an empty manifest up to date', () => {
     expect(runIn({ 'src/clock.ts': 'export class Clock {}\n' }, ['--check']).code).toBe(1);
   });
