@@ -170,6 +170,10 @@ export function main(argv: readonly string[], cwd = process.cwd()): number | 'wa
           if (changed.length > 0) console.log(`tools-codegen: changed ${changed.map((f) => path.relative(cwd, f)).join(', ')}`);
           report(result, cliOptions, cwd);
         },
+        onError(error) {
+          if (!(error instanceof ProjectConfigError)) throw error;
+          console.error(`${describeConfigError(error, cwd)} Still watching.`);
+        },
       });
       const roots = handle.roots.map((dir) => path.relative(cwd, dir) || '.').join(', ');
       console.log(`tools-codegen: watching ${roots} (${handle.directories.length} directories); Ctrl-C to stop.`);

@@ -73,8 +73,12 @@ export class Generator {
       .sort((a, b) => a.getFilePath().localeCompare(b.getFilePath()));
   }
 
-  /** Re-reads the files that changed on disk; returns their paths. */
+  /**
+   * Re-reads the files that changed on disk; returns their paths. Throws `ProjectConfigError`
+   * when the tsconfig no longer parses.
+   */
   refresh(): string[] {
+    readProjectConfig(this.tsconfig);
     const changed: string[] = [];
     for (const file of this.sourceFiles()) {
       const result = file.refreshFromFileSystemSync();

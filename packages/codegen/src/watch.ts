@@ -13,6 +13,11 @@ export interface WatchHandle {
 export interface WatchEvents {
   /** After every run: the first one, then one per batch of changes. */
   onRun(result: GenerateResult, changedFiles: readonly string[]): void;
+  /**
+   * A later run could not read the project (a tsconfig broken while watching: `ProjectConfigError`).
+   * Watching goes on; the next change runs again.
+   */
+  onError(error: unknown): void;
 }
 
 const SETTLE_MS = 100;
@@ -46,8 +51,12 @@ export function watchProject(options: GenerateOptions, events: WatchEvents): Wat
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (closed) return;
-      const changed = generator.refresh();
-      if (changed.length > 0) events.onRun(generator.run(), changed);
+      try {
+        const changed = generator.refresh();
+        if (changed.length > 0) events.onRun(generator.run(), changed);
+      } catch (error) {
+        events.onError(error);
+      }
     }, SETTLE_MS);
   };
 

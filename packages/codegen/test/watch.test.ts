@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { GenerateResult } from '../src/generate';
+import { ProjectConfigError } from '../src/project/tsconfig';
 import { watchProject, type WatchHandle } from '../src/watch';
 import { makeTempProject } from './support/fixtures';
 
@@ -23,12 +24,17 @@ export class ClockTools {
 /** Records every run of a watcher and lets a test wait for the next one. */
 class Runs {
   readonly all: Array<{ result: GenerateResult; changed: readonly string[] }> = [];
+  readonly errors: unknown[] = [];
   private waiting?: { count: number; resolve: () => void };
 
   readonly events = {
     onRun: (result: GenerateResult, changed: readonly string[]) => {
       this.all.push({ result, changed });
       if (this.waiting && this.all.length >= this.waiting.count) this.waiting.resolve();
+    },
+    onError: (error: unknown) => {
+      this.errors.push(error);
+      this.waiting?.resolve();
     },
   };
 
@@ -107,6 +113,21 @@ describe('watch', () => {
     const last = runs.all[runs.all.length - 1];
     expect(last.result.tools.map((t) => t.name)).toEqual(['clock_atomic_2', 'alarm_now']);
     expect(handle.directories).toContain(path.dirname(added));
+  });
+
+  it('a tsconfig broken while watching is reported, and watching goes on once it is fixed', async () => {
+    const tsconfig = fs.readFileSync(project.tsconfig, 'utf8');
+    fs.writeFileSync(project.tsconfig, tsconfig.replace(/}$/, ''));
+    const before = runs.all.length;
+    atomicSave(source, clockTools('clock_broken'));
+    await runs.until(before + 1, 'an edit with a broken tsconfig');
+    expect(runs.errors).toEqual([expect.any(ProjectConfigError)]);
+    expect(runs.all).toHaveLength(before);
+
+    fs.writeFileSync(project.tsconfig, tsconfig);
+    atomicSave(source, clockTools('clock_fixed'));
+    await runs.until(before + 1, 'an edit after the tsconfig was fixed');
+    expect(fs.readFileSync(generated, 'utf8')).toContain("name: 'clock_fixed'");
   });
 
   it('writing the generated module itself does not trigger a run', async () => {
