@@ -57,7 +57,7 @@ const FATAL_OPTION_ERRORS = new Set([5083, 6053, 18001]);
 export function readProjectConfig(project: string): ProjectConfig {
   const tsconfig = locateTsconfig(path.resolve(project));
   // The file's own syntax errors are not among the parsed command line's errors.
-  const syntax = ts.parseConfigFileTextToJson(tsconfig, fs.readFileSync(tsconfig, 'utf8')).error;
+  const syntax = ts.parseConfigFileTextToJson(tsconfig, readText(tsconfig)).error;
   if (syntax) throw configError(syntax, 1, tsconfig);
   let fatal: ts.Diagnostic | undefined;
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, {
@@ -100,6 +100,14 @@ function locateTsconfig(project: string): string {
   const inside = path.join(project, 'tsconfig.json');
   if (fs.existsSync(inside)) return inside;
   throw new ProjectConfigError(`a directory without a tsconfig.json; ${PASS_TSCONFIG}`, { file: project });
+}
+
+function readText(tsconfig: string): string {
+  try {
+    return fs.readFileSync(tsconfig, 'utf8');
+  } catch (error) {
+    throw new ProjectConfigError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${PASS_TSCONFIG}`, { file: tsconfig });
+  }
 }
 
 function configError(first: ts.Diagnostic | undefined, count: number, tsconfig: string): ProjectConfigError {
