@@ -137,3 +137,27 @@ describe('watch', () => {
     expect(runs.all).toHaveLength(before);
   });
 });
+
+describe('watch with no "include" (every file under the tsconfig directory)', () => {
+  const project = makeTempProject({
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, experimentalDecorators: true, types: [], lib: ['es2022'], outDir: 'dist' },
+    }),
+    'src/clock.tools.ts': clockTools('clock_now'),
+    'dist/clock.tools.d.ts': 'export {};\n',
+    '.git/objects/readme': 'x',
+  });
+  let handle: WatchHandle;
+  beforeAll(() => {
+    handle = watchProject({ project: project.tsconfig }, { onRun: () => undefined, onError: () => undefined });
+  });
+  afterAll(() => {
+    handle.close();
+    project.cleanup();
+  });
+
+  it('watches the project directory and its sources, not node_modules, dot-directories or outDir', () => {
+    expect(handle.roots).toEqual([project.dir]);
+    expect([...handle.directories].sort()).toEqual([project.dir, path.join(project.dir, 'src')]);
+  });
+});
