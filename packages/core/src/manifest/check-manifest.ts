@@ -39,31 +39,17 @@ export function bindManifest(manifest: ToolManifest, providers: readonly object[
   const bound: BoundTool[] = [];
   const byName = new Map<string, string>();
   const covered = new Set<ToolManifestEntry>();
-  const manifestClasses = new Set(manifest.entries.map((e) => e.provider));
-  // Entries whose class already has a more precise problem than "no instance was given".
+  // Classes whose entries already have a more precise problem than "no instance was given".
   const explained = new Set<Class>();
 
-  providers.forEach((instance: unknown, index) => {
-    if (typeof instance === 'function') {
-      const cls = instance as Class;
-      explained.add(cls);
-      wiring.push(`providers[${index}] is the class ${cls.name || '(anonymous)'}, not an instance of it; pass \`new ${cls.name || 'ToolsClass'}(...)\``);
-      return;
-    }
-    if (typeof instance !== 'object' || instance === null) {
-      wiring.push(`providers[${index}] is ${instance === null ? 'null' : typeof instance}, not a tools class instance`);
+  providers.forEach((instance, index) => {
+    const misfit = misfitProvider(instance, index, manifest);
+    if (misfit) {
+      wiring.push(misfit.problem);
+      if (misfit.explains) explained.add(misfit.explains);
       return;
     }
     const cls = instance.constructor as Class;
-    const twin = manifest.entries.find((e) => e.provider !== cls && e.provider.name === cls.name && !(instance instanceof e.provider));
-    if (twin && !manifestClasses.has(cls)) {
-      explained.add(twin.provider);
-      wiring.push(
-        `providers[${index}] is an instance of another class named ${cls.name} than the one the manifest imports: ` +
-          'the module is loaded twice (two paths to it, or once as ESM and once as CommonJS); import the class the way the generated manifest does',
-      );
-      return;
-    }
     for (const decorated of readDecoratedTools(cls)) {
       const where = `${cls.name}.${decorated.method}`;
       const entry = manifest.entries.find((e) => instance instanceof e.provider && e.method === decorated.method);
@@ -96,6 +82,30 @@ export function bindManifest(manifest: ToolManifest, providers: readonly object[
   }
   if (stale.length > 0 || wiring.length > 0) throw new ManifestMismatchError(stale, wiring);
   return bound;
+}
+
+/**
+ * A provider that cannot be a tools instance: a class instead of an instance of it, not an object,
+ * or an instance of a second copy of a manifest class. `explains`: the manifest class it stands in for.
+ */
+function misfitProvider(instance: unknown, index: number, manifest: ToolManifest): { problem: string; explains?: Class } | undefined {
+  if (typeof instance === 'function') {
+    const name = instance.name || 'ToolsClass';
+    return { problem: `providers[${index}] is the class ${name}, not an instance of it; pass \`new ${name}(...)\``, explains: instance as Class };
+  }
+  if (typeof instance !== 'object' || instance === null) {
+    return { problem: `providers[${index}] is ${instance === null ? 'null' : typeof instance}, not a tools class instance` };
+  }
+  const cls = instance.constructor;
+  if (manifest.entries.some((e) => e.provider === cls)) return undefined;
+  const twin = manifest.entries.find((e) => e.provider.name === cls.name && !(instance instanceof e.provider));
+  if (!twin) return undefined;
+  return {
+    problem:
+      `providers[${index}] is a ${cls.name}, but not the ${cls.name} class the manifest imports: the module is loaded twice ` +
+      '(two paths to it, or once as ESM and once as CommonJS); import the class the way the generated manifest does',
+    explains: twin.provider,
+  };
 }
 
 function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTool, fn: unknown): string[] {

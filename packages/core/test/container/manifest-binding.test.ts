@@ -84,7 +84,7 @@ describe('ToolContainer refuses a manifest that does not match the code', () => 
   it('an instance of a second copy of the class (the module loaded twice) is told apart from a stale manifest', () => {
     const copy = { OrderTools: class OrderTools {} }.OrderTools;
     const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [new copy()] }), false);
-    expect(error.problems).toEqual([expect.stringMatching(/^providers\[0\] is an instance of another class named OrderTools than the one the manifest imports: the module is loaded twice/)]);
+    expect(error.problems).toEqual([expect.stringMatching(/^providers\[0\] is a OrderTools, but not the OrderTools class the manifest imports: the module is loaded twice/)]);
   });
 
   it('a stale problem and a wiring problem together: both listed, and the advice to regenerate', () => {
