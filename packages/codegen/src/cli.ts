@@ -5,7 +5,7 @@ import { generate, type GenerateOptions, type GenerateResult } from './generate'
 import { formatDiagnostic, summarize } from './lint/format-diagnostics';
 import { IMPORT_EXTENSIONS, type ImportExtension } from './project/import-extension';
 import { ProjectConfigError, formatLocation } from './project/tsconfig';
-import { watchProject } from './watch';
+import { watchProject, type WatchHandle } from './watch';
 
 interface CliOptions extends GenerateOptions {
   check: boolean;
@@ -149,7 +149,8 @@ function describeConfigError(error: ProjectConfigError, cwd: string): string {
   return `tools-codegen: ${formatLocation(error.location, path.relative(cwd, error.location.file) || error.location.file)}: ${error.reason}`;
 }
 
-export function main(argv: readonly string[], cwd = process.cwd()): number | 'watching' {
+/** Runs the command; returns its exit code, or, with `--watch`, the running watcher. */
+export function main(argv: readonly string[], cwd = process.cwd()): number | WatchHandle {
   let options: CliOptions | 'help';
   try {
     options = parseArguments(argv, cwd);
@@ -176,8 +177,9 @@ export function main(argv: readonly string[], cwd = process.cwd()): number | 'wa
         },
       });
       const roots = handle.roots.map((dir) => path.relative(cwd, dir) || '.').join(', ');
-      console.log(`tools-codegen: watching ${roots} (${handle.directories.length} directories); Ctrl-C to stop.`);
-      return 'watching';
+      const count = handle.directories.length;
+      console.log(`tools-codegen: watching ${roots} (${count} director${count === 1 ? 'y' : 'ies'}); Ctrl-C to stop.`);
+      return handle;
     }
     return report(generate({ ...cliOptions, write: !cliOptions.check }), cliOptions, cwd);
   } catch (error) {
@@ -189,5 +191,5 @@ export function main(argv: readonly string[], cwd = process.cwd()): number | 'wa
 
 if (require.main === module) {
   const code = main(process.argv.slice(2));
-  if (code !== 'watching') process.exitCode = code;
+  if (typeof code === 'number') process.exitCode = code;
 }

@@ -13,7 +13,7 @@ import { findManifestCycles, type ImportedClass } from './scan/manifest-cycles';
 import { SchemaBuilder } from './schema/type-to-schema';
 
 export interface GenerateOptions {
-  /** Path of the tsconfig.json of the project to read. */
+  /** Path of the tsconfig.json of the project to read, or of a directory holding one. */
   project: string;
   /** The module to write; `src/tools.generated.ts` next to the tsconfig by default. */
   out?: string;

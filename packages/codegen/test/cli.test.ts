@@ -20,7 +20,7 @@ export class ClockTools {
 `;
 
 /** Runs the CLI in-process and collects what it printed. */
-function run(args: string[], cwd: string): { code: number | 'watching'; out: string; err: string } {
+function run(args: string[], cwd: string): { code: ReturnType<typeof main>; out: string; err: string } {
   const out: string[] = [];
   const err: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
@@ -96,6 +96,16 @@ describe('tools-codegen CLI', () => {
     const listed = [...run(['--help'], project.dir).out.matchAll(/^  (--[a-z-]+)/gm)].map((m) => m[1]);
     expect(listed.length).toBeGreaterThan(5);
     for (const flag of listed) expect(section).toContain(`| \`${flag}`);
+  });
+
+  it('--watch says what it watches and keeps running until closed', () => {
+    const result = run(['--watch'], project.dir);
+    expect(typeof result.code).toBe('object');
+    if (typeof result.code === 'object') result.code.close();
+    expect(result.out.split('\n')).toEqual([
+      expect.stringMatching(/^tools-codegen: (wrote|unchanged) src\/tools\.generated\.ts \(1 tools\)\.$/),
+      'tools-codegen: watching src (1 directory); Ctrl-C to stop.',
+    ]);
   });
 
   it('--flag=value reads like --flag value, and --import-extension overrides the tsconfig', () => {
