@@ -1,0 +1,92 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Pool } from 'pg';
+import { RunStateError, type RunStoreOptions } from '@toolwright/core';
+import { PostgresRunStore, migrate, migrations, type SqlClient } from '@toolwright/pg-store';
+import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
+import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
+import { pausedRun } from '../../core/test/approval/run-states';
+
+// One embedded database for the whole file (opening PGlite takes seconds); tests use fresh run ids.
+let db: PGlite;
+let firstMigration: { applied: string[] };
+
+beforeAll(async () => {
+  db = new PGlite();
+  firstMigration = await migrate(db);
+});
+
+afterAll(async () => {
+  await db.close();
+});
+
+describe('PostgresRunStore on PGlite', () => {
+  describeRunStoreConformance((options: RunStoreOptions) => new PostgresRunStore(db, options));
+
+  it('keeps at most one claimer and the first result under random interleavings (100 runs)', async () => {
+    await checkClaimAndJournalInterleavings(() => new PostgresRunStore(db), 100, 14);
+  });
+
+  it('refuses a row that is not a state this version wrote', async () => {
+    const store = new PostgresRunStore(db);
+    await db.query(`INSERT INTO toolwright_runs (run_id, revision, state) VALUES ('run_foreign', 1, $1::jsonb)`, [
+      JSON.stringify({ ...pausedRun(), runId: 'run_foreign', version: 2 }),
+    ]);
+    await expect(store.load('run_foreign')).rejects.toThrow(RunStateError);
+  });
+});
+
+describe('two PostgresRunStore instances on one database', () => {
+  const a = () => new PostgresRunStore(db);
+  const b = () => new PostgresRunStore(db);
+
+  it('let exactly one of two concurrent claims through; the other is told the run is being resumed', async () => {
+    const state = pausedRun();
+    await a().create(state);
+    const [first, second] = await Promise.allSettled([a().claim(state.runId), b().claim(state.runId)]);
+    const outcomes = [first.status, second.status].sort();
+    expect(outcomes).toEqual(['fulfilled', 'rejected']);
+    const refused = (first.status === 'rejected' ? first : second) as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ name: 'RunClaimError', problem: 'claimed', runId: state.runId });
+  });
+
+  it('never overwrite a journaled result, concurrently or later', async () => {
+    const { runId } = pausedRun();
+    const result = (text: string) => ({ type: 'tool_result' as const, tool_use_id: 'toolu_a', content: text });
+    const [fromA, fromB] = await Promise.all([a().recordResult(runId, result('from a')), b().recordResult(runId, result('from b'))]);
+    expect([fromA.recorded, fromB.recorded].sort()).toEqual([false, true]);
+    expect(fromA.result).toEqual(fromB.result);
+    const later = await b().recordResult(runId, result('retried request'));
+    expect(later).toEqual({ result: fromA.result, recorded: false });
+    expect(await a().journaledResult(runId, 'toolu_a')).toEqual(fromA.result);
+  });
+
+  it('see each other’s saves through the revision: a stale instance cannot overwrite', async () => {
+    const state = pausedRun();
+    await a().create(state);
+    const seenByB = (await b().load(state.runId))!;
+    await a().save({ ...state, used: { ...state.used, turns: 5 } }, 1);
+    await expect(b().save(seenByB.state, seenByB.revision)).rejects.toMatchObject({ name: 'RunConflictError', problem: 'revision' });
+  });
+});
+
+describe('migrate', () => {
+  it('creates the tables once and changes nothing when run again', async () => {
+    expect(firstMigration).toEqual({ applied: ['runs and result journal'] });
+    expect(await migrate(db)).toEqual({ applied: [] });
+    const { rows } = await db.query<{ id: number }>('SELECT id FROM toolwright_migrations ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual(migrations.map((m) => m.id));
+  });
+
+  it('runs each migration’s statements safely a second time, as after a migration stopped halfway', async () => {
+    for (const statement of migrations.flatMap((m) => m.statements)) await db.query(statement);
+  });
+});
+
+describe('SqlClient', () => {
+  it('fits node-postgres Pool as it is (no connection is opened)', async () => {
+    const pool = new Pool({ host: '127.0.0.1' });
+    const client: SqlClient = pool;
+    expect(new PostgresRunStore(client)).toBeInstanceOf(PostgresRunStore);
+    await pool.end();
+  });
+});
