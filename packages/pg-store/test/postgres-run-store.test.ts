@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'pg';
 import { RunStateError, type RunStoreOptions } from '@toolwright/core';
@@ -6,17 +9,20 @@ import { describeRunStoreConformance } from '../../core/test/approval/run-store.
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
 import { pausedRun } from '../../core/test/approval/run-states';
 
-// One embedded database for the whole file (opening PGlite takes seconds); tests use fresh run ids.
+// One embedded database for the whole file, on disk so the last test can restart it: creating a
+// PGlite database takes seconds (much longer on a loaded machine); tests use fresh run ids.
+const dataDir = mkdtempSync(join(tmpdir(), 'toolwright-pg-store-'));
 let db: PGlite;
 let firstMigration: { applied: string[] };
 
 beforeAll(async () => {
-  db = new PGlite();
+  db = new PGlite(dataDir);
   firstMigration = await migrate(db);
-});
+}, 180_000);
 
 afterAll(async () => {
   await db.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('PostgresRunStore on PGlite', () => {
@@ -88,5 +94,29 @@ describe('SqlClient', () => {
     const client: SqlClient = pool;
     expect(new PostgresRunStore(client)).toBeInstanceOf(PostgresRunStore);
     await pool.end();
+  });
+});
+
+describe('a restart', () => {
+  it('keeps runs, claims and journaled results: a new process on the same directory carries on', async () => {
+    let now = 1_700_000_000_000;
+    const options = { claimLeaseMs: 1_000, clock: () => now };
+    const state = pausedRun();
+    const result = { type: 'tool_result' as const, tool_use_id: 'toolu_a', content: 'refunded R-1' };
+    const before = new PostgresRunStore(db, options);
+    await before.create(state);
+    await before.claim(state.runId);
+    await before.recordResult(state.runId, result);
+
+    await db.close();
+    db = new PGlite(dataDir);
+
+    expect(await migrate(db)).toEqual({ applied: [] });
+    const after = new PostgresRunStore(db, options);
+    expect(await after.load(state.runId)).toEqual({ state: { ...state, status: 'running' }, revision: 2 });
+    await expect(after.claim(state.runId)).rejects.toMatchObject({ problem: 'claimed' });
+    now += 1_000;
+    await expect(after.claim(state.runId)).resolves.toMatchObject({ revision: 3 });
+    expect(await after.recordResult(state.runId, { ...result, content: 'ran again' })).toEqual({ result, recorded: false });
   });
 });
