@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'pg';
-import { RunStateError, type RunStoreOptions } from '@toolwright/core';
+import { randomBytes } from 'node:crypto';
+import { RunStateError, signRunState, verifyRunState, type RunStoreOptions } from '@toolwright/core';
 import { PostgresRunStore, migrate, migrations, type SqlClient } from '@toolwright/pg-store';
 import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
@@ -30,6 +31,16 @@ describe('PostgresRunStore on PGlite', () => {
 
   it('keeps at most one claimer and the first result under random interleavings (100 runs)', async () => {
     await checkClaimAndJournalInterleavings(() => new PostgresRunStore(db), 100, 14);
+  });
+
+  it('gives back a state whose signature still verifies after jsonb reordered its keys', async () => {
+    const secret = randomBytes(32);
+    const signed = signRunState(pausedRun(), secret);
+    const store = new PostgresRunStore(db);
+    await store.create(signed.state);
+    const loaded = (await store.load(signed.state.runId))!.state;
+    expect(JSON.stringify(loaded)).not.toBe(JSON.stringify(signed.state));
+    expect(verifyRunState({ state: loaded, signature: signed.signature }, secret)).toEqual(signed.state);
   });
 
   it('refuses a row that is not a state this version wrote', async () => {
