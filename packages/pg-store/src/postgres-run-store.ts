@@ -17,10 +17,11 @@ import type { SqlClient } from './sql-client';
 type ToolResultBlockParam = RecordedResult['result'];
 
 /**
- * A `RunStore` in Postgres, shared by every instance that uses the same database. Each method is
+ * A `RunStore` in Postgres, shared by every instance that uses the same database. Each write is
  * one atomic statement: a claim is a conditional `UPDATE` (the row lock it takes makes a second
  * claimer wait, then see the first one's claim and match nothing), a journal write an
- * `INSERT … ON CONFLICT DO NOTHING`. Run `migrate(client)` once before using it.
+ * `INSERT … ON CONFLICT DO NOTHING`; a read afterwards only explains a write that matched
+ * nothing. Run `migrate(client)` once before using it.
  */
 export class PostgresRunStore implements RunStore {
   private readonly claimLeaseMs: number;
