@@ -14,11 +14,12 @@ import { pausedRun } from '../../core/test/approval/run-states';
 // PGlite database takes seconds (much longer on a loaded machine); tests use fresh run ids.
 const dataDir = mkdtempSync(join(tmpdir(), 'toolwright-pg-store-'));
 let db: PGlite;
-let firstMigration: { applied: string[] };
+let firstMigrations: { applied: string[] }[];
 
 beforeAll(async () => {
   db = new PGlite(dataDir);
-  firstMigration = await migrate(db);
+  // Two instances starting at once on a new database.
+  firstMigrations = await Promise.all([migrate(db), migrate(db)]);
 }, 180_000);
 
 afterAll(async () => {
@@ -87,8 +88,8 @@ describe('two PostgresRunStore instances on one database', () => {
 });
 
 describe('migrate', () => {
-  it('creates the tables once and changes nothing when run again', async () => {
-    expect(firstMigration).toEqual({ applied: ['runs and result journal'] });
+  it('creates the tables once, even when two instances migrate at once, and changes nothing when run again', async () => {
+    expect(firstMigrations.map((m) => m.applied).sort()).toEqual([[], ['runs and result journal']]);
     expect(await migrate(db)).toEqual({ applied: [] });
     const { rows } = await db.query<{ id: number }>('SELECT id FROM toolwright_migrations ORDER BY id');
     expect(rows.map((row) => row.id)).toEqual(migrations.map((m) => m.id));
