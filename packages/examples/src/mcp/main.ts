@@ -11,6 +11,7 @@ import { toolManifest } from '../tools.generated';
  *   node packages/examples/dist/mcp/main.js
  * A stdio server acts for the person who started it: here the customer comes from
  * TOOLWRIGHT_CUSTOMER_ID in the client's config. Without it, every write is refused by its guard.
+ * TOOLWRIGHT_LATENCY_MS simulates a slow database (the tests use it to cancel a call in flight).
  * stdout carries the protocol; logs go to stderr.
  */
 async function main(): Promise<void> {
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const session: Session | undefined = customerId ? { customerId } : undefined;
   const tools = new ToolContainer<Session | undefined>({
     manifest: toolManifest,
-    providers: [new OrdersTools(new OrdersRepository())],
+    providers: [new OrdersTools(new OrdersRepository(Number(process.env.TOOLWRIGHT_LATENCY_MS ?? 0)))],
   });
   const server = createMcpServer(tools, { name: 'toolwright-orders', version: '0.1.0', auth: () => session });
   await serveStdio(server);
