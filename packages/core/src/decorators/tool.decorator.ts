@@ -24,6 +24,9 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.effect !== undefined && options.effect !== 'read' && options.effect !== 'write') {
       throw new ToolDefinitionError(`@Tool on ${where}: effect must be 'read' or 'write', got ${JSON.stringify(options.effect)}.`);
     }
+    if (options.effect === 'read' && options.destructive === true) {
+      throw new ToolDefinitionError(`@Tool on ${where}: a read cannot be destructive; declare effect: 'write', or drop destructive.`);
+    }
     for (const key of ['timeoutMs', 'maxResultChars'] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
