@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { httpClient, listen, textOf } from './support/clients';
+import { httpClient, listen, textOf, verifier } from './support/clients';
 
 const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
 
@@ -70,8 +70,9 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
     await bruno.close();
   });
 
-  it('answers 401 to a token the verifier rejects', async () => {
+  it('answers 401 to a token the verifier rejects or that has expired', async () => {
     await expect(httpClient(http.url, 't-mallory')).rejects.toThrow(/401|Unauthorized|invalid_token/);
+    await expect(httpClient(http.url, 't-expired')).rejects.toThrow(/expired/);
   });
 
   it('aborts ctx.signal on notifications/cancelled, and the session goes on', async () => {
@@ -108,6 +109,21 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(response.status).toBe(404);
+  });
+});
+
+describe('Streamable HTTP on loopback, requireAuth', () => {
+  it('answers 401 to a request without a token, and serves one with a valid token', async () => {
+    const server = createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', auth });
+    const http = await listen(server, { verifier, requireAuth: true });
+    try {
+      await expect(httpClient(http.url)).rejects.toThrow(/401|Unauthorized/);
+      const client = await httpClient(http.url, 't-ana');
+      await expect(client.callTool({ name: 'refund', arguments: { numero: 'A-1002' } })).resolves.toMatchObject({ structuredContent: { by: 'C-ana' } });
+      await client.close();
+    } finally {
+      await http.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ export const TOKENS: Record<string, string> = { 't-ana': 'C-ana', 't-bruno': 'C-
 
 export const verifier = {
   async verifyAccessToken(token: string) {
+    if (token === 't-expired') return { token, clientId: 'C-ana', scopes: ['orders'], expiresAt: Math.floor(Date.now() / 1000) - 60 };
     const customer = TOKENS[token];
     if (!customer) throw new InvalidTokenError('unknown token');
     return { token, clientId: customer, scopes: ['orders'] };
