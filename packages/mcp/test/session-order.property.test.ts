@@ -49,4 +49,22 @@ describe('per-session order over MCP (property)', () => {
       { numRuns: 60 },
     );
   });
+
+  it('never starts a call cancelled while it waits behind a write', async () => {
+    const log = new ProbeLog();
+    const { client, close } = await session(log);
+    try {
+      const write = client.callTool({ name: 'probe_write', arguments: { label: 'slow-write', ms: 100 } });
+      const controller = new AbortController();
+      const queued = client.callTool({ name: 'probe_read', arguments: { label: 'queued-read', ms: 0 } }, undefined, { signal: controller.signal });
+      while (!log.spans.has('slow-write')) await new Promise((resolve) => setTimeout(resolve, 1));
+      controller.abort('changed my mind');
+      await expect(queued).rejects.toThrow();
+      await expect(write).resolves.toMatchObject({ structuredContent: { label: 'slow-write' } });
+      await client.callTool({ name: 'probe_read', arguments: { label: 'next-read', ms: 0 } });
+      expect([...log.spans.keys()]).toEqual(['slow-write', 'next-read']);
+    } finally {
+      await close();
+    }
+  });
 });
