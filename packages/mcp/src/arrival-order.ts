@@ -7,20 +7,22 @@
 export class ArrivalOrder {
   /** Settles when the last admitted write (and so everything before it) has finished. */
   private barrier: Promise<unknown> = Promise.resolve();
-  /** Reads admitted since the last write: the next write waits for them. */
-  private readsSinceWrite: Promise<unknown>[] = [];
+  /** Reads admitted since the last write and not yet finished: the next write waits for them. */
+  private readonly readsSinceWrite = new Set<Promise<unknown>>();
 
   /** Runs `work` when its turn comes; `work` must not reject (a call's answer is data, not an exception). */
   admit<T>(isWrite: boolean, work: () => Promise<T>): Promise<T> {
     if (isWrite) {
-      const before = Promise.all([this.barrier, ...this.readsSinceWrite]);
-      const done = before.then(work);
+      const done = Promise.all([this.barrier, ...this.readsSinceWrite]).then(work);
       this.barrier = done;
-      this.readsSinceWrite = [];
+      this.readsSinceWrite.clear();
       return done;
     }
     const done = this.barrier.then(work);
-    this.readsSinceWrite.push(done);
+    // A finished read holds nothing back; dropping it keeps a long read-only session from growing.
+    this.readsSinceWrite.add(done);
+    const forget = () => void this.readsSinceWrite.delete(done);
+    done.then(forget, forget);
     return done;
   }
 }
