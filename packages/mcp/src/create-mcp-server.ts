@@ -19,6 +19,8 @@ export interface McpServerOptions<TAuth = unknown> {
    * `AuthInfo` itself.
    */
   auth?: (authInfo: AuthInfo | undefined) => TAuth | Promise<TAuth>;
+  /** Reads of one session running at once; later ones wait in arrival order. Default 8. */
+  maxConcurrency?: number;
   /** Where a failing `auth` mapper is reported; stderr by default (stdout is the stdio protocol). */
   logger?: ToolLogger;
   onEvent?: (event: ToolEvent) => void;
@@ -35,7 +37,12 @@ export class McpToolServer<TAuth = unknown> {
   constructor(
     readonly tools: ToolContainer<TAuth>,
     private readonly options: McpServerOptions<TAuth>,
-  ) {}
+  ) {
+    const limit = options.maxConcurrency;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new RangeError(`createMcpServer: maxConcurrency must be a positive integer, got ${limit}.`);
+    }
+  }
 
   /** A new session: an SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
   createSession(): Server {
@@ -46,7 +53,7 @@ export class McpToolServer<TAuth = unknown> {
     const listed = this.tools.describe();
     const tools = listed.map(toMcpTool);
     const effects = new Map(listed.map((t) => [t.name, t]));
-    const order = new ArrivalOrder();
+    const order = new ArrivalOrder(this.options.maxConcurrency ?? 8);
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       const tool = effects.get(request.params.name);

@@ -6,8 +6,8 @@ import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer } from './fixtures/probe-tools';
 
 /** One session through the SDK client and server, recording the order tools/call requests reach the server. */
-async function session(log: ProbeLog) {
-  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0' });
+async function session(log: ProbeLog, maxConcurrency?: number) {
+  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', maxConcurrency });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const sdkServer = await server.connect(serverSide);
   const arrivals: string[] = [];
@@ -66,5 +66,26 @@ describe('per-session order over MCP (property)', () => {
     } finally {
       await close();
     }
+  });
+
+  it('runs at most maxConcurrency reads of a session at once, the rest in arrival order', async () => {
+    const log = new ProbeLog();
+    const { client, arrivals, close } = await session(log, 2);
+    try {
+      await Promise.all(Array.from({ length: 6 }, (_, i) => client.callTool({ name: 'probe_read', arguments: { label: `r${i}`, ms: 10 } })));
+      const spans = [...log.spans.values()];
+      const widest = Math.max(...spans.map((s) => spans.filter((t) => t.start <= s.start && s.start < t.end!).length));
+      expect(widest).toBe(2);
+      const starts = arrivals.map((label) => log.spans.get(label)!.start);
+      expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a maxConcurrency that is not a positive integer', () => {
+    expect(() => createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', maxConcurrency: 0 })).toThrow(
+      'createMcpServer: maxConcurrency must be a positive integer, got 0.',
+    );
   });
 });
