@@ -1,8 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { consoleLogger, type ToolContainer, type ToolEvent, type ToolLogger } from '@toolwright/core';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { consoleLogger, type ToolCall, type ToolContainer, type ToolDescription, type ToolEvent, type ToolLogger } from '@toolwright/core';
 import { ArrivalOrder } from './arrival-order';
 import { toMcpResult } from './call-result';
 import { toMcpTool } from './tool-listing';
@@ -33,6 +33,8 @@ export interface McpServerOptions<TAuth = unknown> {
  */
 export class McpToolServer<TAuth = unknown> {
   private readonly sessions = new Set<Server>();
+  private readonly listing: McpTool[];
+  private readonly byName: Map<string, ToolDescription>;
 
   constructor(
     readonly tools: ToolContainer<TAuth>,
@@ -42,6 +44,9 @@ export class McpToolServer<TAuth = unknown> {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new RangeError(`createMcpServer: maxConcurrency must be a positive integer, got ${limit}.`);
     }
+    const described = tools.describe();
+    this.listing = described.map(toMcpTool);
+    this.byName = new Map(described.map((t) => [t.name, t]));
   }
 
   /** A new session: an SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
@@ -50,17 +55,14 @@ export class McpToolServer<TAuth = unknown> {
       { name: this.options.name, version: this.options.version },
       { capabilities: { tools: { listChanged: false } }, instructions: this.options.instructions },
     );
-    const listed = this.tools.describe();
-    const tools = listed.map(toMcpTool);
-    const effects = new Map(listed.map((t) => [t.name, t]));
     const order = new ArrivalOrder(this.options.maxConcurrency ?? 8);
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listing }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const tool = effects.get(request.params.name);
+      const { name, arguments: input = {} } = request.params;
+      const tool = this.byName.get(name);
+      const call = { id: callId(extra.sessionId, extra.requestId), name, input };
       // An unknown tool may write, as on the Claude path: nobody knows its effect.
-      return order.admit(tool?.effect !== 'read', () =>
-        this.call(request.params.name, request.params.arguments ?? {}, callId(extra.sessionId, extra.requestId), extra.authInfo, extra.signal, tool?.outputSchema !== undefined),
-      );
+      return order.admit(tool?.effect !== 'read', () => this.call(call, tool, extra.authInfo, extra.signal));
     });
     this.sessions.add(server);
     server.onclose = () => this.sessions.delete(server);
@@ -79,16 +81,16 @@ export class McpToolServer<TAuth = unknown> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
 
-  private async call(name: string, input: unknown, id: string, authInfo: AuthInfo | undefined, signal: AbortSignal, hasOutputSchema: boolean): Promise<CallToolResult> {
+  private async call(call: ToolCall, tool: ToolDescription | undefined, authInfo: AuthInfo | undefined, signal: AbortSignal): Promise<CallToolResult> {
     let auth: TAuth;
     try {
       auth = this.options.auth ? await this.options.auth(authInfo) : (authInfo as TAuth);
     } catch (error) {
-      (this.options.logger ?? consoleLogger).error(`toolwright mcp: the auth mapper failed for ${name}:`, error);
-      return { content: [{ type: 'text', text: `Not allowed: ${name} could not authenticate this call.` }], isError: true };
+      (this.options.logger ?? consoleLogger).error(`toolwright mcp: the auth mapper failed for ${call.name}:`, error);
+      return { content: [{ type: 'text', text: `Not allowed: ${call.name} could not authenticate this call.` }], isError: true };
     }
-    const answer = await this.tools.executeCall({ id, name, input }, { auth, signal, onEvent: this.options.onEvent });
-    return toMcpResult(answer, hasOutputSchema);
+    const answer = await this.tools.executeCall(call, { auth, signal, onEvent: this.options.onEvent });
+    return toMcpResult(answer, tool?.outputSchema !== undefined);
   }
 }
 

@@ -1,16 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolContainer, defineToolManifest } from '@toolwright/core';
-import { createMcpServer } from '@toolwright/mcp';
+import { createMcpServer, type McpServerOptions } from '@toolwright/mcp';
 import { ShopTools, shopManifest } from '../../core/test/fixtures/shop';
 import { silentLogger } from './fixtures/probe-tools';
 
 /** The core shop fixture over MCP, `echo` (maxResultChars 50) declaring an object output when asked. */
-async function connect(echoOutputSchema?: Record<string, unknown>) {
+async function connect(echoOutputSchema?: Record<string, unknown>, options: Partial<McpServerOptions> = {}) {
   const entries = shopManifest.entries.map((e) => (e.method === 'echo' && echoOutputSchema ? { ...e, outputSchema: echoOutputSchema } : e));
   const tools = new ToolContainer({ manifest: defineToolManifest(entries), providers: [new ShopTools()], logger: silentLogger });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(tools, { name: 'shop', version: '1.0.0' }).connect(serverSide);
+  await createMcpServer(tools, { name: 'shop', version: '1.0.0', ...options }).connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientSide);
   await client.listTools();
@@ -51,6 +51,18 @@ describe('tools/call results', () => {
       content: [{ type: 'text', text: 'Internal error in fail. It was logged; do not retry with the same input.' }],
       isError: true,
     });
+    await client.close();
+  });
+
+  it('refuses the call, and logs why, when the auth mapper throws', async () => {
+    const errors: unknown[][] = [];
+    const logger = { error: (...args: unknown[]) => void errors.push(args), warn: () => undefined };
+    const client = await connect(undefined, { logger, auth: () => { throw new Error('session store down'); } });
+    await expect(client.callTool({ name: 'echo', arguments: {} })).resolves.toEqual({
+      content: [{ type: 'text', text: 'Not allowed: echo could not authenticate this call.' }],
+      isError: true,
+    });
+    expect(errors).toEqual([[expect.stringContaining('auth mapper failed for echo'), new Error('session store down')]]);
     await client.close();
   });
 });
