@@ -20,6 +20,8 @@ export interface McpHttpOptions {
    */
   verifier?: OAuthTokenVerifier;
   requireAuth?: boolean;
+  /** A stateful session without a request for this long is closed; its id then gets 404. Default 30 minutes. */
+  idleTimeoutMs?: number;
 }
 
 /** A Node `(req, res)` handler, also an Express or Nest handler; `req.body` is used when already parsed. */
@@ -32,7 +34,19 @@ export interface McpHttpHandler {
 /** Streamable HTTP for `server`: mount it on every method of one path (`app.all('/mcp', ...)`). */
 export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptions = {}): McpHttpHandler {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const idleTimers = new Map<string, NodeJS.Timeout>();
   const stateless = options.sessions === 'stateless';
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+  // A client that goes away without DELETE would otherwise keep its session in memory forever.
+  const touch = (id: string, transport: StreamableHTTPServerTransport) => {
+    clearTimeout(idleTimers.get(id));
+    idleTimers.set(id, setTimeout(() => void transport.close(), idleTimeoutMs).unref());
+  };
+  const forget = (id: string) => {
+    sessions.delete(id);
+    clearTimeout(idleTimers.get(id));
+    idleTimers.delete(id);
+  };
 
   const handler = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
     if (!(await authenticate(req, res, options))) return;
@@ -47,6 +61,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     if (typeof id === 'string') {
       const transport = sessions.get(id);
       if (!transport) return rpcError(res, 404, -32001, `Session ${id} not found; send initialize again without Mcp-Session-Id.`);
+      touch(id, transport);
       return transport.handleRequest(req, res, req.body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body ?? (await readJson(req)))) {
@@ -54,11 +69,14 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
-      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+        touch(sessionId, transport);
+      },
+      onsessionclosed: forget,
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) forget(transport.sessionId);
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
@@ -66,9 +84,9 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
 
   return Object.assign(handler, {
     close: async () => {
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((t) => t.close()));
+      const open = [...sessions.entries()];
+      for (const [id] of open) forget(id);
+      await Promise.all(open.map(([, t]) => t.close()));
     },
   });
 }

@@ -127,6 +127,25 @@ describe('Streamable HTTP on loopback, requireAuth', () => {
   });
 });
 
+describe('Streamable HTTP on loopback, idle sessions', () => {
+  it('closes a session after idleTimeoutMs without a request; its id then gets 404', async () => {
+    const server = createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', auth });
+    const http = await listen(server, { verifier, idleTimeoutMs: 400 });
+    const client = await httpClient(http.url, 't-ana');
+    try {
+      await client.callTool({ name: 'probe_read', arguments: { label: 'a', ms: 0 } });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A request inside the window keeps the session open.
+      await client.callTool({ name: 'probe_read', arguments: { label: 'b', ms: 0 } });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await expect(client.callTool({ name: 'probe_read', arguments: { label: 'c', ms: 0 } })).rejects.toThrow(/404|not found/);
+    } finally {
+      await client.close();
+      await http.close();
+    }
+  });
+});
+
 describe('Streamable HTTP on loopback, stateless', () => {
   it('serves list and call without a session id', async () => {
     const server = createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', auth });
