@@ -27,6 +27,11 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.effect === 'read' && options.destructive === true) {
       throw new ToolDefinitionError(`@Tool on ${where}: a read cannot be destructive; declare effect: 'write', or drop destructive.`);
     }
+    if (options.approval !== undefined && typeof options.approval !== 'boolean' && typeof options.approval !== 'function') {
+      throw new ToolDefinitionError(
+        `@Tool on ${where}: approval must be true, false or a function (ctx, input) => boolean, got ${JSON.stringify(options.approval)}.`,
+      );
+    }
     for (const key of ['timeoutMs', 'maxResultChars'] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
