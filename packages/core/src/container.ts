@@ -13,7 +13,7 @@ import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './exec
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
-import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
+import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */

@@ -26,4 +26,4 @@ export type { ToolLoopUsage } from './loop/usage';
 export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
-export type { RunnableToolsOptions } from './loop/runnable-tools';
+export type { RunnableToolsOptions } from './interop/runnable-tools';
