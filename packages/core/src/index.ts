@@ -19,7 +19,10 @@ export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
-export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/run-tool-loop';
+export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
+export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/loop-options';
+export type { MessagesClient, MessagesRequestOptions } from './loop/messages-client';
+export type { ToolStreamEvent, StreamedEffect, PendingToolCall } from './loop/stream-events';
 export type { ToolLoopStopReason, ToolLoopLimit } from './loop/stop-reasons';
 export type { ToolLoopEvent } from './loop/loop-events';
 export type { ToolLoopUsage } from './loop/usage';
@@ -27,3 +30,4 @@ export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
 export type { RunnableToolsOptions } from './interop/runnable-tools';
+export { toServerSentEvents } from './interop/server-sent-events';
