@@ -11,9 +11,11 @@ export interface MessagesRequestOptions {
 }
 
 /**
- * The smallest client the loops use, typed structurally: an `Anthropic` client of any build
- * fits (an ESM app and this CommonJS package see the SDK's classes as different types), and so
- * does a test double. `runToolLoop` calls the first form, `streamToolLoop` the second.
+ * What the loops need of an Anthropic client: `new Anthropic()` fits, whichever build of the
+ * SDK the app resolves (ESM `.d.mts` or CommonJS `.d.ts`), because only plain interfaces
+ * are named here, never the SDK's classes, which TypeScript compares by declaration.
+ * `runToolLoop` calls the first form; `streamToolLoop` the second, whose `Stream` is, for the
+ * loop, just an async iterable of raw events.
  */
 export interface MessagesClient {
   messages: {
