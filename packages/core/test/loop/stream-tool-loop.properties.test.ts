@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import fc from 'fast-check';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer, ToolLoopError, streamToolLoop, type ToolStreamEvent } from '@toolwright/core';
-import { checkRequest, checkTranscript, text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
+import Anthropic from '@anthropic-ai/sdk';
+import { checkRequest, checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
 import { fakeStreamClient, ticks, type Cut, type FakeTurn } from './fixtures/fake-stream-client';
-import { READS, ShopTools, Timeline, shopManifest } from './fixtures/shop-tools';
+import { READS, ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
 
 // DESIGN.md, "Eager reads, committed writes", over random streamed conversations: random block
 // orders, event timings, tool durations, stop reasons, cut-offs, mid-stream errors, dropped
@@ -139,4 +140,59 @@ test('eager reads, committed writes: 1,000 random streamed conversations', async
   // The runs exercised both halves of the rule, not only the refusals.
   expect(eagerReads).toBeGreaterThan(100);
   expect(committedWrites).toBeGreaterThan(100);
+});
+
+test('the same rule through the real SDK over HTTP, and the scripted server accepts each conversation when resent', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 2 }), async (specs) => {
+      // The server scripts errors and drops; an abort comes from the reader, n events into its turn.
+      const turns = script(specs).map((t) => ({
+        ...t.reply,
+        stream: {
+          chunkChars: 4,
+          delayMs: (_event: unknown, position: number) => t.gaps[position % t.gaps.length],
+          ...(t.cut?.how === 'error' && { errorAt: t.cut.at }),
+          ...(t.cut?.how === 'drop' && { dropAt: t.cut.at }),
+        },
+      }));
+      const abortAfter = specs.map((spec) => (spec.cut?.how === 'abort' ? spec.cut.at % 12 : undefined));
+      const server = await startScriptedServer({ turns: [...turns, turn('end_turn', text('reenviado'))] });
+      try {
+        const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+        const timeline = new Timeline();
+        const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(2))], logger: silent });
+        const stream = streamToolLoop({
+          client,
+          model: 'claude-haiku-5-5',
+          prompt: 'vai',
+          tools,
+          maxTurns: specs.length + 1,
+          onEvent: (event) => {
+            if (event.type === 'response') timeline.mark('message_stop', `${event.turn - 1}:${event.stopReason}`);
+          },
+        });
+        const events: ToolStreamEvent[] = [];
+        let inTurn = 0;
+        for await (const event of stream) {
+          events.push(event);
+          if (event.type === 'turn_start') inTurn = 0;
+          const limit = 'turn' in event ? abortAfter[event.turn - 1] : undefined;
+          if (limit !== undefined && inTurn++ === limit) stream.abort();
+        }
+        const outcome = await stream.result.then(
+          (result) => ({ messages: result.messages, error: undefined }),
+          (error: unknown) => ({ messages: (error as ToolLoopError).messages, error }),
+        );
+        check(specs, { timeline, events, client: { violations: [] } as never, tools, ...outcome });
+        // Every conversation, however it ended, is one the API takes.
+        await expect(client.messages.create({ model: 'claude-haiku-5-5', max_tokens: 64, messages: outcome.messages, tools: tools.definitions() })).resolves.toMatchObject({
+          type: 'message',
+        });
+        expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+      } finally {
+        await server.close().catch(() => undefined);
+      }
+    }),
+    { numRuns: 40 },
+  );
 });
