@@ -61,7 +61,8 @@ export class MessageAccumulator {
     switch (event.type) {
       case 'message_start': {
         if (this.message) throw new MalformedResponse('a second message_start arrived');
-        const problem = usageProblem(event.message?.usage);
+        if (!Array.isArray(event.message?.content)) throw new MalformedResponse('message_start: content is not a list of blocks');
+        const problem = usageProblem(event.message.usage);
         if (problem) throw new MalformedResponse(`message_start: ${problem}`);
         this.message = event.message;
         this.usage = { ...event.message.usage };
