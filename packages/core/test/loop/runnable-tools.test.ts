@@ -4,6 +4,7 @@ import { ToolContainer } from '@toolwright/core';
 import { checkTranscript, text, toolUse, turn } from '@toolwright/core/testing';
 import { OrderTools, ordersManifest } from '../fixtures/orders';
 import { MODEL, closeServers, scripted } from './scripted-client';
+import { ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
 
 afterEach(closeServers);
 
@@ -54,4 +55,61 @@ test("the SDK's own tool runner runs the container's tools through its validatio
     [200, false],
     [200, false],
   ]);
+});
+
+describe('the read/write rule inside the runner', () => {
+  const writeTurn = () =>
+    ({
+      ...turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' }), toolUse('toolu_03', 'ler_preco', { sku: 'X1' }), text('Feito.')),
+      stream: { delayMs: 15 },
+    }) as const;
+
+  function shop() {
+    const timeline = new Timeline();
+    return { timeline, tools: new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(40))] }) };
+  }
+
+  function expectOrdered(timeline: Timeline) {
+    const seq = (what: string, id: string) => timeline.find(what, id)!.seq;
+    expect(seq('write_start', 'toolu_02')).toBeGreaterThan(seq('read_end', 'toolu_01'));
+    expect(seq('read_start', 'toolu_03')).toBeGreaterThan(seq('write_end', 'toolu_02'));
+  }
+
+  test('calls the runner starts together are one batch: the write runs alone, after the read before it', async () => {
+    const { client } = await scripted([writeTurn(), turn('end_turn', text('Reservado.'))]);
+    const { timeline, tools } = shop();
+
+    await client.beta.messages.toolRunner({ model: MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'Reserve X1.' }], tools: tools.asRunnableTools() });
+
+    expectOrdered(timeline);
+  });
+
+  test('with runToolsEagerly, the write still waits for every call before it, and the read after it for the write', async () => {
+    const { client } = await scripted([writeTurn(), turn('end_turn', text('Reservado.'))]);
+    const { timeline, tools } = shop();
+
+    const runner = client.beta.messages.toolRunner({
+      model: MODEL,
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Reserve X1.' }],
+      tools: tools.asRunnableTools(),
+      stream: true,
+      runToolsEagerly: true,
+    });
+    for await (const stream of runner) await stream.finalMessage();
+
+    expectOrdered(timeline);
+  });
+
+  test('a failed write halts the calls started with it', async () => {
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 7 }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' })),
+      turn('end_turn', text('Não deu.')),
+    ]);
+    const { timeline, tools } = shop();
+
+    await client.beta.messages.toolRunner({ model: MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'Reserve.' }], tools: tools.asRunnableTools() });
+
+    expect(timeline.marks).toEqual([]);
+  });
 });
