@@ -3,8 +3,8 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta';
 import { ToolContainer } from '@toolwright/core';
 import { checkTranscript, text, toolUse, turn } from '@toolwright/core/testing';
 import { OrderTools, ordersManifest } from '../fixtures/orders';
-import { MODEL, closeServers, scripted } from './scripted-client';
-import { ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
+import { MODEL, closeServers, scripted } from '../loop/scripted-client';
+import { ShopTools, Timeline, shopManifest, sleep } from '../loop/fixtures/shop-tools';
 
 afterEach(closeServers);
 
@@ -66,7 +66,9 @@ describe('the read/write rule inside the runner', () => {
 
   function shop() {
     const timeline = new Timeline();
-    return { timeline, tools: new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(40))] }) };
+    // The first read outlasts the streaming of the blocks after it, and so does the write.
+    const wait = (id: string, signal: AbortSignal) => sleep(id === 'toolu_03' ? 10 : 200)(id, signal);
+    return { timeline, tools: new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, wait)] }) };
   }
 
   function expectOrdered(timeline: Timeline) {
