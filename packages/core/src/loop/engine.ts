@@ -1,10 +1,10 @@
-import type { ContentBlock, Message, MessageParam, RawMessageStreamEvent, StopReason, ToolResultBlockParam, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, MessageParam, ToolResultBlockParam, Usage } from '@anthropic-ai/sdk/resources/messages';
 import { consoleLogger } from '../context';
 import { checkPositiveInteger } from '../execution/check-options';
 import type { ToolLoopEvent } from './loop-events';
 import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
-import { MessageAccumulator } from './message-accumulator';
-import { MalformedResponse, responseProblem, storable, MAX_TRANSCRIPT_DEPTH } from './response-shape';
+import { receiveStream, receiveWhole, type ResponseSink } from './receive-response';
+import { MalformedResponse, storable, MAX_TRANSCRIPT_DEPTH } from './response-shape';
 import {
   CUT_OFF_MESSAGE,
   INTERRUPTED_MESSAGE,
@@ -35,15 +35,8 @@ export interface EngineMode {
   signal?: AbortSignal;
 }
 
-/** How a response ended, whatever the transport. */
-type Received =
-  | { kind: 'complete'; stopReason: StopReason | null }
-  | { kind: 'aborted' }
-  | { kind: 'request_failed'; error: unknown }
-  | { kind: 'interrupted'; error: unknown }
-  | { kind: 'malformed'; problem: string };
-
 const DEFAULT_MAX_TURNS = 10;
+const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
 const DEFAULT_MAX_TOKENS = 4096;
 
 /**
@@ -120,7 +113,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       emitLoop({ type: 'request', turn, at: sentAt, messageCount: messages.length });
       mode.emit({ type: 'turn_start', turn, at: sentAt, messageCount: messages.length });
       const calls = new TurnCalls({
-        container: options.tools as never,
+        container: options.tools,
         context: options.context ?? {},
         turn,
         signal,
@@ -132,29 +125,31 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       const blocks: ContentBlock[] = [];
       const turnIds = new Set<string>();
       let turnUsage: Usage | undefined;
-      /** A block of the response, in order: checked, made storable, and its call registered. */
-      const accept = (block: ContentBlock, index: number) => {
-        if (block.type === 'tool_use' || block.type === 'server_tool_use') {
-          if (seenIds.has(block.id) || turnIds.has(block.id)) {
-            throw new MalformedResponse(
-              `it repeats the tool_use id ${block.id}${seenIds.has(block.id) ? ', already used earlier in the conversation' : ''}; ids must be unique`,
-            );
+      const sink: ResponseSink = {
+        began: () => {
+          turns += 1;
+        },
+        usage: (known) => {
+          turnUsage = known;
+        },
+        block: (block, index) => {
+          if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+            const earlier = seenIds.has(block.id);
+            if (earlier || turnIds.has(block.id)) {
+              throw new MalformedResponse(`it repeats the tool_use id ${block.id}${earlier ? ', already used earlier in the conversation' : ''}; ids must be unique`);
+            }
+            turnIds.add(block.id);
           }
-          turnIds.add(block.id);
-        }
-        const kept = storable(block);
-        blocks.push(kept.block);
-        if (kept.block.type === 'tool_use') {
-          calls.add(kept.block, index, kept.tooDeep ? `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.` : undefined);
-        }
+          const kept = storable(block);
+          blocks.push(kept.block);
+          if (kept.block.type === 'tool_use') calls.add(kept.block, index, kept.tooDeep ? TOO_DEEP_MESSAGE : undefined);
+        },
+        movedPast: () => calls.release(),
+        emit: mode.emit,
       };
-      const onResponse = () => {
-        turns += 1;
-      };
-
       const received = mode.streaming
-        ? await streamResponse()
-        : await createResponse();
+        ? await receiveStream(() => options.client.messages.create({ ...request, messages: [...messages], stream: true }, { signal }), sink, turn, signal)
+        : await receiveWhole(() => options.client.messages.create({ ...request, messages: [...messages] }, { signal }), sink);
 
       if (received.kind === 'request_failed') {
         mode.emit({ type: 'turn_end', turn, stopReason: null, usage: toLoopUsage(turnUsage), at: Date.now() });
@@ -230,75 +225,6 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
           endTurn();
           return finish(stopReason, text);
         }
-      }
-
-      async function createResponse(): Promise<Received> {
-        let response: Message;
-        try {
-          response = await options.client.messages.create({ ...request, messages: [...messages] }, { signal });
-        } catch (error) {
-          return { kind: 'request_failed', error };
-        }
-        onResponse();
-        const problem = responseProblem(response);
-        if (problem) return { kind: 'malformed', problem };
-        turnUsage = response.usage;
-        try {
-          response.content.forEach(accept);
-        } catch (error) {
-          if (error instanceof MalformedResponse) return { kind: 'malformed', problem: error.message };
-          throw error;
-        }
-        return { kind: 'complete', stopReason: response.stop_reason ?? null };
-      }
-
-      async function streamResponse(): Promise<Received> {
-        let events: AsyncIterable<RawMessageStreamEvent>;
-        try {
-          events = await options.client.messages.create({ ...request, messages: [...messages], stream: true }, { signal });
-        } catch (error) {
-          return { kind: 'request_failed', error };
-        }
-        const message = new MessageAccumulator();
-        try {
-          for await (const event of events) {
-            const wasStarted = message.started;
-            const step = message.apply(event);
-            if (!wasStarted && message.started) onResponse();
-            turnUsage = message.totalUsage();
-            switch (step.kind) {
-              case 'block_start':
-                // The model has moved past the blocks before this one.
-                calls.release();
-                break;
-              case 'text':
-                mode.emit({ type: 'text_delta', turn, index: step.index, text: step.text });
-                break;
-              case 'thinking':
-                mode.emit({ type: 'thinking_delta', turn, index: step.index, thinking: step.thinking });
-                break;
-              case 'input':
-                if (step.block.type === 'tool_use') {
-                  mode.emit({ type: 'tool_input_delta', turn, index: step.index, toolUseId: step.block.id, toolName: step.block.name, partialJson: step.partialJson });
-                }
-                break;
-              case 'block_stop':
-                accept(step.block, step.index);
-                break;
-              case 'stop_reason':
-                if (step.stopReason === 'tool_use') calls.release();
-                break;
-            }
-          }
-        } catch (error) {
-          if (signal.aborted) return { kind: 'aborted' };
-          if (error instanceof MalformedResponse) return { kind: 'malformed', problem: error.message };
-          return { kind: 'interrupted', error };
-        }
-        if (signal.aborted) return { kind: 'aborted' };
-        if (!message.started) return { kind: 'interrupted', error: new Error('the stream ended before message_start') };
-        if (!message.stopped) return { kind: 'interrupted', error: new Error('the stream ended before message_stop') };
-        return { kind: 'complete', stopReason: message.stopReason };
       }
     }
   }
