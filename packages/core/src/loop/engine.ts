@@ -36,8 +36,8 @@ export interface EngineMode {
 }
 
 const DEFAULT_MAX_TURNS = 10;
-const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
 const DEFAULT_MAX_TOKENS = 4096;
+const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
 
 /**
  * The conversation loop, one state machine for `runToolLoop` and `streamToolLoop`: request,
@@ -165,6 +165,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
 
       // An empty assistant message is refused by the API, so a response without content leaves none.
       if (blocks.length > 0) messages.push({ role: 'assistant', content: blocks });
+      for (const id of turnIds) seenIds.add(id);
       if (turnUsage) addUsage(usage, turnUsage);
       const stopReason = received.kind === 'complete' ? received.stopReason : null;
       if (received.kind === 'complete') {

@@ -102,6 +102,20 @@ describe.each(loops)('%s', (name, loop) => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test('a response that repeats an id of an earlier response of the same run is refused too', async () => {
+    const { timeline, tools } = shop();
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' })),
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' })),
+    ]);
+
+    const error = await rejection(loop({ client, model: MODEL, prompt: 'Reserve X1.', tools }));
+
+    expect(error!.message).toContain('repeats the tool_use id toolu_01, already used earlier in the conversation');
+    expect(timeline.find('write_start')).toBeUndefined();
+    expect(summary(error!.messages)).toEqual(['user: text', 'assistant: tool_use(toolu_01)', 'user: tool_result(toolu_01)']);
+  });
+
   test('two calls with one id in a response: nothing runs', async () => {
     const { timeline, tools } = shop();
     const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_01', 'reservar', { sku: 'X1' }))]);
