@@ -56,6 +56,12 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     outputTokens: options.budget?.outputTokens === undefined ? undefined : positive('budget.outputTokens', options.budget.outputTokens),
     ms: options.budget?.ms === undefined ? undefined : positive('budget.ms', options.budget.ms),
   };
+  // Checked here, not at the first batch: eager reads start outside `execute`'s own checks.
+  if (options.context?.maxConcurrency !== undefined) positive('context.maxConcurrency', options.context.maxConcurrency);
+  const policy = options.context?.onWriteFailure;
+  if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
+    throw new RangeError(`${mode.name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
+  }
   const messages = initialMessages(options, mode.name);
   const seenIds = new Set(callIds(messages));
   const request = {

@@ -237,3 +237,16 @@ function deepStream(id: string, depth: number): RawMessageStreamEvent[] {
     { type: 'message_stop' },
   ] as RawMessageStreamEvent[];
 }
+
+test.each(loops)('%s checks context.maxConcurrency and context.onWriteFailure before the first request', async (name, loop) => {
+  const { server, client } = await scripted([]);
+  const tools = shop().tools;
+
+  await expect(loop({ client, model: MODEL, prompt: 'X1?', tools, context: { maxConcurrency: 0 } })).rejects.toThrow(
+    `${name}: context.maxConcurrency must be a positive integer, got 0.`,
+  );
+  await expect(loop({ client, model: MODEL, prompt: 'X1?', tools, context: { onWriteFailure: 'skip' as never } })).rejects.toThrow(
+    `${name}: context.onWriteFailure must be 'halt' or 'continue', got skip.`,
+  );
+  expect(server.requests).toHaveLength(0);
+});

@@ -251,3 +251,19 @@ test('a reader that throws or reads slowly does not change what runs', async () 
   expect((await throwing.result).messages).toEqual(baseline.messages);
   expect(readWhileSettled).toBeGreaterThan(0);
 });
+
+test('thinking arrives as thinking_delta and is stored whole, with its signature, as the API needs it back', async () => {
+  const thinking = { type: 'thinking' as const, thinking: 'O cliente quer saber do estoque.', signature: 'sig_scripted' };
+  const { server, client } = await scripted([
+    streamed(turn('tool_use', thinking, toolUse('toolu_01', 'ler_estoque', { sku: 'X1' })), { chunkChars: 10 }),
+    turn('end_turn', text('Há 3.')),
+  ]);
+
+  const stream = streamToolLoop({ client, model: MODEL, prompt: 'X1?', tools: shop().tools });
+  const events = await collect(stream);
+  const run = await stream.result;
+
+  expect(events.filter((e) => e.type === 'thinking_delta').map((e) => (e as { thinking: string }).thinking).join('')).toBe(thinking.thinking);
+  expect(run.messages[1].content).toEqual([thinking, expect.objectContaining({ type: 'tool_use', id: 'toolu_01' })]);
+  expect(server.requests[1].body.messages[1]).toEqual(run.messages[1]);
+});
