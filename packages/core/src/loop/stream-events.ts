@@ -1,19 +1,13 @@
 import type { StopReason, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { CallOutcome } from '../execution/call.types';
 import type { ToolEffect } from '../decorators/tool-options';
+import type { PendingCall } from '../approval/run-state';
 import type { ToolLoopLimit, ToolLoopStopReason } from './stop-reasons';
 import type { ToolLoopUsage } from './usage';
 
 /** `'unknown'` for a tool the container does not have: it is scheduled as a write. */
 export type StreamedEffect = ToolEffect | 'unknown';
 
-/** A call that needs a person's decision before it runs. */
-export interface PendingToolCall {
-  toolUseId: string;
-  toolName: string;
-  input: unknown;
-  effect: StreamedEffect;
-}
 
 /**
  * What `streamToolLoop` yields, in order. `turn` is the 1-based request the event belongs to;
@@ -43,7 +37,8 @@ export type ToolStreamEvent =
       at: number;
     }
   | { type: 'turn_end'; turn: number; stopReason: StopReason | null; usage: ToolLoopUsage; at: number }
-  | { type: 'approval_required'; turn: number; pending: PendingToolCall[]; at: number }
+  /** Calls that wait for a person's decision (approval); nothing of the batch runs until then. */
+  | { type: 'approval_required'; turn: number; pending: PendingCall[]; at: number }
   | { type: 'limit'; limit: ToolLoopLimit; at: number; notExecuted: string[] }
   | {
       type: 'done';
