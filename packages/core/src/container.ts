@@ -7,13 +7,14 @@ import type {
 import { consoleLogger, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
+import type { ToolEffect } from './decorators/tool-options';
 import { checkPositiveInteger } from './execution/check-options';
 import { invokeTool } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
-import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
+import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
 import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
@@ -121,6 +122,16 @@ export class ToolContainer<TAuth = unknown> {
   /** The tool names, in manifest order. */
   get names(): string[] {
     return [...this.tools.keys()];
+  }
+
+  /** The declared effect of the tool `name`; `undefined` for an unknown tool, which `execute` schedules as a write. */
+  effectOf(name: string): ToolEffect | undefined {
+    return this.tools.get(name)?.effect;
+  }
+
+  /** How `execute` schedules a batch when its options say nothing: the loops start reads one by one with the same bound. */
+  get scheduling(): Readonly<Pick<ExecutionDefaults, 'maxConcurrency' | 'onWriteFailure'>> {
+    return { maxConcurrency: this.defaults.maxConcurrency, onWriteFailure: this.defaults.onWriteFailure };
   }
 
   /** Definitions for `client.messages.create({ tools })`; a fresh copy on every call. */
