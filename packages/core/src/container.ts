@@ -15,7 +15,6 @@ import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
-import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
