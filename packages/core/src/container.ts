@@ -15,6 +15,8 @@ import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import type { ApprovalPolicy } from './approval/approval-policy';
+import { checkApprovals, mayAskApproval, type ApprovalCheck } from './approval/approval-check';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
@@ -43,6 +45,11 @@ export interface ToolContainerOptions {
   logger?: ToolLogger;
   defaults?: Partial<ExecutionDefaults>;
   onEvent?: (event: ToolEvent) => void;
+  /**
+   * Which calls wait for a person when a tool's `@Tool({ approval })` says nothing: `'none'`
+   * (default) or `'writes'`. Only the loops with a `store` pause for approval.
+   */
+  approval?: ApprovalPolicy;
 }
 
 export interface ExecuteOptions<TAuth = unknown> {
@@ -98,8 +105,12 @@ export class ToolContainer<TAuth = unknown> {
   private readonly defaults: ExecutionDefaults;
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
+  private readonly approvalPolicy: ApprovalPolicy;
 
   constructor(options: ToolContainerOptions) {
+    const policy = options.approval ?? 'none';
+    if (policy !== 'none' && policy !== 'writes') throw new RangeError(`ToolContainer: approval must be 'none' or 'writes', got ${String(policy)}.`);
+    this.approvalPolicy = policy;
     this.logger = options.logger ?? consoleLogger;
     this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
     this.onEvent = options.onEvent;
@@ -131,6 +142,26 @@ export class ToolContainer<TAuth = unknown> {
   /** How `execute` schedules a batch when its options say nothing: the loops start reads one by one with the same bound. */
   get scheduling(): Readonly<Pick<ExecutionDefaults, 'maxConcurrency' | 'onWriteFailure'>> {
     return { maxConcurrency: this.defaults.maxConcurrency, onWriteFailure: this.defaults.onWriteFailure };
+  }
+
+  /** Whether any call could wait for a person: the container's policy or a tool's `approval` option. */
+  get asksApproval(): boolean {
+    return mayAskApproval(this.approvalPolicy, this.tools.values());
+  }
+
+  /**
+   * The calls of `content` that must wait for a person's decision, decided after validation and
+   * guard (a call refused anyway is not asked about). Runs no tool method.
+   */
+  async checkApprovals(content: readonly AssistantContentBlock[], options: Pick<ExecuteOptions<TAuth>, 'auth'> = {}): Promise<ApprovalCheck> {
+    const blocks = content.flatMap((b): ToolCall[] => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, input: b.input }] : []));
+    return checkApprovals(blocks, {
+      policy: this.approvalPolicy,
+      tool: (name) => this.tools.get(name),
+      auth: options.auth,
+      logger: this.logger,
+      internalError: (call) => answer(call, 'internal_error', modelMessages.internal(call.name)).result,
+    });
   }
 
   /** Definitions for `client.messages.create({ tools })`; a fresh copy on every call. */

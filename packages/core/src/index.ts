@@ -20,6 +20,7 @@ export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
 export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
+export { resumeToolLoop, type ResumeToolLoopOptions } from './loop/resume-tool-loop';
 export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/loop-options';
 export type { MessagesClient, MessagesRequestOptions } from './loop/messages-client';
 export type { ToolStreamEvent, StreamedEffect } from './loop/stream-events';
@@ -39,6 +40,7 @@ export { signRunState, verifyRunState, type SignedRunState, type RunStateSecret 
 export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall } from './approval/decisions';
 export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
+export type { ApprovalCheck } from './approval/approval-check';
 export { DEFAULT_CLAIM_LEASE_MS } from './approval/run-store';
 export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
 export { RunConflictError, RunClaimError, type RunConflictProblem, type RunClaimProblem } from './approval/run-store-errors';

@@ -1,4 +1,5 @@
-import type { ContentBlock, MessageParam, ToolResultBlockParam, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, MessageParam, ToolResultBlockParam, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { RunBudgetsUsed } from '../approval/run-state';
 import { consoleLogger } from '../context';
 import { checkPositiveInteger } from '../execution/check-options';
 import type { ToolLoopEvent } from './loop-events';
@@ -10,6 +11,7 @@ import {
   INTERRUPTED_MESSAGE,
   NO_STOP_REASON_MESSAGE,
   PAUSED_MESSAGE,
+  approvalNotice,
   endedTurnMessage,
   incompleteNotice,
   notExecutedMessage,
@@ -19,6 +21,7 @@ import {
 } from './stop-reasons';
 import type { ToolStreamEvent } from './stream-events';
 import { ToolLoopError } from './tool-loop-error';
+import { DurableRun } from './durable-run';
 import { checkTranscript } from './transcript-rules';
 import { TurnCalls } from './turn-calls';
 import { addUsage, emptyUsage, toLoopUsage } from './usage';
@@ -26,13 +29,20 @@ import { addUsage, emptyUsage, toLoopUsage } from './usage';
 /** How an entry point drives the engine. */
 export interface EngineMode {
   /** Names the entry point in error messages. */
-  name: 'runToolLoop' | 'streamToolLoop';
+  name: 'runToolLoop' | 'streamToolLoop' | 'resumeToolLoop';
   /** Streamed responses (`stream: true`), so reads can start before a message ends. */
   streaming: boolean;
   /** Receives the stream events; must not throw. */
   emit(event: ToolStreamEvent): void;
   /** A second way to abort the run (`stream.abort()`), besides `options.signal`. */
   signal?: AbortSignal;
+}
+
+/** A run taken back from its store by `resumeToolLoop`: claimed, its last batch still to answer. */
+export interface EngineResume {
+  run: DurableRun;
+  /** Answers decided before the batch runs: journaled results, and denials (`failed`). */
+  presets: Array<{ result: ToolResultBlockParam; failed: boolean }>;
 }
 
 const DEFAULT_MAX_TURNS = 10;
@@ -45,8 +55,8 @@ const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TR
  * user message (eager reads, committed writes: see `TurnCalls`), and go on until the model
  * stops or a limit is reached.
  */
-export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: EngineMode): Promise<ToolLoopResult> {
-  const started = Date.now();
+export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: EngineMode, resume?: EngineResume): Promise<ToolLoopResult> {
+  const started = Date.now() - (resume?.run.state.used.elapsedMs ?? 0);
   const positive = (name: string, value: number) => {
     checkPositiveInteger(`${mode.name}: ${name}`, value);
     return value;
@@ -62,7 +72,14 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
   if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
     throw new RangeError(`${mode.name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
   }
-  const messages = initialMessages(options, mode.name);
+  const asksApproval = options.tools.asksApproval;
+  if (asksApproval && !options.store) {
+    throw new TypeError(
+      `${mode.name}: the container asks for approval (approval: 'writes' or a tool's approval option), so the run must be able to pause: ` +
+        'pass a `store` (InMemoryRunStore, or PostgresRunStore from @toolwright/pg-store).',
+    );
+  }
+  const messages = resume ? structuredClone(resume.run.state.messages) : initialMessages(options, mode.name);
   const seenIds = new Set(callIds(messages));
   const request = {
     ...options.params,
@@ -83,6 +100,16 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
   async function loop(): Promise<ToolLoopResult> {
     const usage = emptyUsage();
     let turns = 0;
+    if (resume) {
+      const { used } = resume.run.state;
+      turns = used.turns;
+      usage.inputTokens = used.usage.inputTokens;
+      usage.outputTokens = used.usage.outputTokens;
+      usage.cacheCreationInputTokens = used.usage.cacheCreationInputTokens;
+      usage.cacheReadInputTokens = used.usage.cacheReadInputTokens;
+    }
+    const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret) : undefined);
+    const spent = (): RunBudgetsUsed => ({ turns, usage: { ...usage }, elapsedMs: Date.now() - started });
 
     const emitLoop = (event: ToolLoopEvent) => {
       try {
@@ -98,17 +125,53 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       if (limits.ms !== undefined && Date.now() - started >= limits.ms) return 'time_budget';
       return undefined;
     };
-    const finish = (stopReason: ToolLoopStopReason, text: string): ToolLoopResult => ({ text, messages, stopReason, turns, usage });
-    const stop = (limit: ToolLoopLimit, notExecuted: string[]): ToolLoopResult => {
+    const finish = async (stopReason: ToolLoopStopReason, text: string): Promise<ToolLoopResult> => {
+      await run?.finish(messages, spent());
+      return { text, messages, stopReason, turns, usage, ...(run && { runId: run.runId }) };
+    };
+    const stop = (limit: ToolLoopLimit, notExecuted: string[]): Promise<ToolLoopResult> => {
       const at = Date.now();
       emitLoop({ type: 'limit', limit, at, notExecuted });
       mode.emit({ type: 'limit', limit, at, notExecuted });
       return finish(limit, incompleteNotice(limit, limits));
     };
+    const newCalls = (turn: number) =>
+      new TurnCalls({
+        container: options.tools,
+        context: options.context ?? {},
+        turn,
+        signal,
+        limit: reachedLimit,
+        limitMessage: (reached) => notExecutedMessage(reached, limits),
+        emit: mode.emit,
+        onToolEvent: emitLoop,
+        // Nothing of a batch runs before its approvals are known, and they are known only once it is whole.
+        eager: !asksApproval,
+        ...(run && { journal: (result: ToolResultBlockParam) => run.journal(result) }),
+      });
+    /** Commits the batch; every answer is journaled, so a replay answers it the same way. */
+    const commit = async (calls: TurnCalls) => {
+      const outcome = await calls.commit();
+      if (run) {
+        for (let i = 0; i < outcome.results.length; i++) outcome.results[i] = await run.journal(outcome.results[i]);
+      }
+      return outcome;
+    };
     const fail = (message: string, cause?: unknown) => new ToolLoopError(`${mode.name}: ${message}`, { cause, messages, turns, usage });
     const reply = (results: ToolResultBlockParam[]) => {
       if (results.length > 0) messages.push({ role: 'user', content: results });
     };
+
+    const unanswered = resume ? unansweredCalls(messages) : [];
+    if (unanswered.length > 0) {
+      const calls = newCalls(turns);
+      unanswered.forEach((block, index) => calls.add(block, index));
+      for (const { result, failed } of resume!.presets) calls.preset(result, failed);
+      const outcome = await commit(calls);
+      reply(outcome.results);
+      if (outcome.limit) return stop(outcome.limit.limit, outcome.limit.notExecuted);
+      await run!.checkpoint(messages, spent());
+    }
 
     for (;;) {
       const limit = reachedLimit();
@@ -118,16 +181,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       const sentAt = Date.now();
       emitLoop({ type: 'request', turn, at: sentAt, messageCount: messages.length });
       mode.emit({ type: 'turn_start', turn, at: sentAt, messageCount: messages.length });
-      const calls = new TurnCalls({
-        container: options.tools,
-        context: options.context ?? {},
-        turn,
-        signal,
-        limit: reachedLimit,
-        limitMessage: (reached) => notExecutedMessage(reached, limits),
-        emit: mode.emit,
-        onToolEvent: emitLoop,
-      });
+      const calls = newCalls(turn);
       const blocks: ContentBlock[] = [];
       const turnIds = new Set<string>();
       let turnUsage: Usage | undefined;
@@ -204,7 +258,30 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
             endTurn();
             throw fail(`response ${turn} stopped with tool_use but holds no tool_use block.`);
           }
-          const outcome = await calls.commit();
+          if (run) {
+            // Asked before the batch is saved as running: a run recovered from that save must never
+            // find a call that needed approval and run it undecided.
+            const check = await options.tools.checkApprovals(blocks, { auth: options.context?.auth });
+            for (const result of check.answered) calls.preset(await run.journal(result), false);
+            if (check.pending.length === 0) await run.checkpoint(messages, spent());
+            else {
+              await run.pause(messages, check.pending, spent());
+              endTurn();
+              mode.emit({ type: 'approval_required', turn, pending: structuredClone(check.pending), at: Date.now() });
+              const signedState = run.signed();
+              return {
+                text: approvalNotice(check.pending.map((c) => c.toolName)),
+                messages,
+                stopReason: 'approval_required',
+                turns,
+                usage,
+                runId: run.runId,
+                pending: check.pending,
+                ...(signedState && { signedState }),
+              };
+            }
+          }
+          const outcome = await commit(calls);
           reply(outcome.results);
           endTurn();
           if (outcome.limit) return stop(outcome.limit.limit, outcome.limit.notExecuted);
@@ -249,6 +326,13 @@ function initialMessages(options: ToolLoopOptions<unknown>, name: string): Messa
     );
   }
   return messages;
+}
+
+/** The `tool_use` blocks of a final assistant message: the batch a paused run stopped at. */
+function unansweredCalls(messages: readonly MessageParam[]): ToolUseBlock[] {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'assistant' || typeof last.content === 'string') return [];
+  return last.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
 }
 
 function callIds(messages: readonly MessageParam[]): string[] {

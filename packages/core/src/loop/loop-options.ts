@@ -1,5 +1,8 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, Model, ToolChoice, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import type { ExecuteOptions, ToolContainer } from '../container';
+import type { PendingCall } from '../approval/run-state';
+import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
+import type { RunStore } from '../approval/run-store';
 import type { ToolLoopEvent } from './loop-events';
 import type { MessagesClient } from './messages-client';
 import type { ToolLoopStopReason } from './stop-reasons';
@@ -41,6 +44,15 @@ export interface ToolLoopOptions<TAuth = unknown> {
   signal?: AbortSignal;
   onEvent?: (event: ToolLoopEvent) => void;
   params?: PassThroughParams;
+  /**
+   * Where the run and its results live. With a store the run is saved as it goes, every call's
+   * result is journaled by `tool_use_id` (no call runs twice, whoever replays the run), and a
+   * batch with calls that need approval pauses the run (`stopReason: 'approval_required'`).
+   * Required when the container may ask for approval.
+   */
+  store?: RunStore;
+  /** Signs the saved state (`signedState`) for a state that travels outside the server; 32 bytes or more. */
+  secret?: RunStateSecret;
 }
 
 export interface ToolLoopResult {
@@ -49,6 +61,15 @@ export interface ToolLoopResult {
   /** The whole conversation, every `tool_use` answered: valid to send again. */
   messages: MessageParam[];
   stopReason: ToolLoopStopReason;
+  /** The run in `store`; set whenever a store was given. */
+  runId?: string;
+  /**
+   * With `stopReason: 'approval_required'`: the calls a person must decide on, in order. The last
+   * message of `messages` then holds `tool_use` blocks that `resumeToolLoop` will answer.
+   */
+  pending?: PendingCall[];
+  /** The saved state signed with `secret`, when one was given: hand it out, take it back to resume. */
+  signedState?: SignedRunState;
   /** Responses received. */
   turns: number;
   usage: ToolLoopUsage;

@@ -4,7 +4,7 @@ import type { StopReason } from '@anthropic-ai/sdk/resources/messages';
 export type ToolLoopLimit = 'max_turns' | 'output_tokens_budget' | 'time_budget' | 'aborted';
 
 /** Why a run ended: the model's own stop reason, or the limit that ended it. */
-export type ToolLoopStopReason = Exclude<StopReason, 'tool_use' | 'pause_turn'> | ToolLoopLimit;
+export type ToolLoopStopReason = Exclude<StopReason, 'tool_use' | 'pause_turn'> | ToolLoopLimit | 'approval_required';
 
 export interface ToolLoopLimits {
   maxTurns: number;
@@ -56,3 +56,8 @@ export const INTERRUPTED_MESSAGE = 'Not executed: the response was interrupted b
 
 /** What the model reads for a call in a response that ended without saying why. */
 export const NO_STOP_REASON_MESSAGE = 'Not executed: the response ended without a stop reason.';
+
+/** The run's `text` when it pauses for decisions: what the user is told. */
+export function approvalNotice(toolNames: readonly string[]): string {
+  return `Waiting for approval: ${[...new Set(toolNames)].join(', ')}.`;
+}

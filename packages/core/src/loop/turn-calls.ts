@@ -18,12 +18,18 @@ export interface TurnCallsEnv {
   emit(event: ToolStreamEvent): void;
   /** The container's own events, for `onEvent`. */
   onToolEvent(event: ToolEvent): void;
+  /** Reads may start before the message ends; off when a call of the batch may wait for approval. */
+  eager: boolean;
+  /** Keeps each result as the call completes; the result it returns (the first journaled) is the answer. */
+  journal?(result: ToolResultBlockParam): Promise<ToolResultBlockParam>;
 }
 
 interface Call {
   block: ToolUseBlock;
   effect: StreamedEffect;
   mayWrite: boolean;
+  /** Answered before the batch ran (journaled, denied): it does not run again. */
+  preset?: boolean;
   /** A read with no write (nor unknown tool) before it in the message: it may start before the message ends. */
   eager: boolean;
   released: boolean;
@@ -81,11 +87,24 @@ export class TurnCalls {
   add(block: ToolUseBlock, index: number, refusal?: string): void {
     const effect: StreamedEffect = this.env.container.effectOf(block.name) ?? 'unknown';
     const mayWrite = effect !== 'read';
-    const call: Call = { block, effect, mayWrite, eager: this.prefixOpen && !mayWrite, released: false, state: 'waiting' };
+    const call: Call = { block, effect, mayWrite, eager: this.env.eager && this.prefixOpen && !mayWrite, released: false, state: 'waiting' };
     if (mayWrite) this.prefixOpen = false;
     this.calls.push(call);
     this.env.emit({ type: 'tool_call', turn: this.env.turn, index, call: block, effect, at: Date.now() });
     if (refusal !== undefined) this.answer(call, refusal, 'invalid_input');
+  }
+
+  /**
+   * Answers the call `result.tool_use_id` without running it: a result journaled by an earlier
+   * attempt, or a person's denial. `failed` makes it count as a failed write (the calls after it
+   * halt); a journaled result counts as what it is.
+   */
+  preset(result: ToolResultBlockParam, failed: boolean): void {
+    const call = this.calls.find((c) => c.block.id === result.tool_use_id);
+    if (!call || call.state !== 'waiting') return;
+    call.preset = true;
+    if (failed) call.mayWrite = true;
+    this.record(call, result, failed ? 'refused' : result.is_error ? 'tool_error' : 'ok', 0);
   }
 
   /** The model has moved past every block added so far: their reads may start. */
@@ -109,12 +128,17 @@ export class TurnCalls {
     this.release();
     await Promise.all(this.calls.map((c) => c.settled));
     const rest = this.calls.filter((c) => !c.eager);
-    let failedWrite = rest.find((c) => c.mayWrite && c.state === 'answered');
+    // In message order: a failed write halts the calls after it, not those before it.
+    let failedWrite: Call | undefined;
     for (let start = 0; start < rest.length; ) {
       const end = segmentEnd(rest, start);
-      const segment = rest.slice(start, end).filter((c) => c.state === 'waiting');
+      const whole = rest.slice(start, end);
+      const segment = whole.filter((c) => c.state === 'waiting');
       start = end;
-      if (segment.length === 0) continue;
+      if (segment.length === 0) {
+        failedWrite ??= whole.find((c) => c.mayWrite && c.result?.is_error);
+        continue;
+      }
       if (failedWrite && this.halts) {
         const cause = failedWrite.block;
         for (const call of rest) {
@@ -127,7 +151,7 @@ export class TurnCalls {
       const limit = this.env.limit();
       if (limit) return this.stopAt(limit);
       await this.execute(segment);
-      failedWrite ??= segment.find((c) => c.mayWrite && c.result?.is_error);
+      failedWrite ??= whole.find((c) => c.mayWrite && c.result?.is_error);
     }
     // A read the model moved past may have been kept from starting by a limit.
     const limit = this.calls.some((c) => c.state === 'waiting') ? this.env.limit() : undefined;
@@ -213,6 +237,9 @@ export class TurnCalls {
         },
       },
     );
+    if (this.env.journal) {
+      for (let i = 0; i < results.length; i++) results[i] = await this.env.journal(results[i]);
+    }
     calls.forEach((call, i) => {
       const start = started.get(call.block.id);
       const outcome = outcomes.get(call.block.id) ?? (results[i].is_error ? 'tool_error' : 'ok');

@@ -1,0 +1,74 @@
+import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { checkDecisions, type ApprovalDecisions } from '../approval/decisions';
+import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
+import { verifyRunState } from '../approval/run-state-signature';
+import { RunStateError } from '../approval/run-state-error';
+import type { RunStore } from '../approval/run-store';
+import { RunConflictError } from '../approval/run-store-errors';
+import { DurableRun } from './durable-run';
+import { runEngine, type EngineResume } from './engine';
+import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
+
+/** The options of `runToolLoop`, without the conversation (it comes from the store), plus the decisions. */
+export type ResumeToolLoopOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>, 'messages' | 'prompt' | 'store'> & {
+  store: RunStore;
+  /** One per pending call, `{}` for a run that stopped running without pending calls (a crash). */
+  decisions: ApprovalDecisions;
+} & (
+    | { runId: string; state?: never }
+    /** A state that travelled outside the server (`signedState`); refused unless it verifies with `secret`. */
+    | { state: SignedRunState; runId?: never }
+  );
+
+/** What a person denied reads, as the model sees it. */
+function deniedMessage(reason: string | undefined): string {
+  return reason ? `Denied by the user: ${reason}` : 'Denied by the user.';
+}
+
+/**
+ * Continues a run that paused (`approval_required`) or stopped halfway (its process crashed):
+ * claims it in the store (of concurrent resumes exactly one proceeds, the others get a
+ * `RunClaimError` or `RunConflictError`), answers the calls the journal already holds with the
+ * journaled result, denied calls with "Denied by the user", runs the approved ones in the usual
+ * order, and goes on as `runToolLoop`. Refuses unknown and finished runs, decisions that do not
+ * match the pending calls (`DecisionError`), and a state whose signature does not verify.
+ */
+export async function resumeToolLoop<TAuth>(options: ResumeToolLoopOptions<TAuth>): Promise<ToolLoopResult> {
+  const plan = await claimRun(options);
+  return runEngine(options, { name: 'resumeToolLoop', streaming: false, emit: () => undefined }, plan);
+}
+
+async function claimRun(options: ResumeToolLoopOptions<unknown>): Promise<EngineResume> {
+  const { store } = options;
+  const runId = options.state ? await adoptSignedState(store, options.state, options.secret) : options.runId;
+  const loaded = await store.load(runId);
+  const decided = checkDecisions(runId, loaded?.state, options.decisions);
+  const claimed = await store.claim(runId, { expectedRevision: loaded!.revision });
+  const run = DurableRun.claimed(store, claimed, options.secret);
+  const journaled = await run.journaled();
+  const presets: EngineResume['presets'] = [];
+  for (const result of journaled.values()) presets.push({ result, failed: false });
+  for (const { call, decision } of decided) {
+    if (decision.approve || journaled.has(call.toolUseId)) continue;
+    const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: deniedMessage(decision.reason), is_error: true };
+    presets.push({ result: await run.journal(denial), failed: true });
+  }
+  return { run, presets };
+}
+
+/**
+ * The run id of a verified `signed` state, saved in the store if it is not there yet (a server
+ * that keeps the paused state with the client still keeps claims and the journal in its store).
+ */
+async function adoptSignedState(store: RunStore, signed: SignedRunState, secret: RunStateSecret | undefined): Promise<string> {
+  if (secret === undefined) {
+    throw new RunStateError('signature', 'resumeToolLoop: a `state` from outside the server is resumed only with the `secret` it was signed with.');
+  }
+  const state = verifyRunState(signed, secret);
+  try {
+    await store.create(state);
+  } catch (error) {
+    if (!(error instanceof RunConflictError && error.problem === 'exists')) throw error;
+  }
+  return state.runId;
+}

@@ -1,0 +1,218 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import {
+  DecisionError,
+  InMemoryRunStore,
+  RunClaimError,
+  RunConflictError,
+  RunStateError,
+  resumeToolLoop,
+  runToolLoop,
+  streamToolLoop,
+  type ToolStreamEvent,
+} from '@toolwright/core';
+import { checkTranscript, text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
+import { answersById, refundTools, replayClient, resultText } from './fixtures/refunds';
+
+const MODEL = 'claude-haiku-5-5';
+const SECRET = 'a-test-secret-of-at-least-32-bytes!!';
+
+/** Turn n (counted by the assistant messages so far) is `turns[n]`; the model says "done" after them. */
+function script(...turns: ScriptedReply[]) {
+  return (messages: readonly MessageParam[]) => turns[messages.filter((m) => m.role === 'assistant').length] ?? turn('end_turn', text('done'));
+}
+
+const batch = turn(
+  'tool_use',
+  toolUse('toolu_read', 'look_up', { order: 'A-1001' }),
+  toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }),
+  toolUse('toolu_note', 'note', { order: 'A-1001' }),
+);
+
+describe('approval: pause', () => {
+  it("pauses a batch with a write under approval: 'writes', runs nothing of it, and saves the run", async () => {
+    const { provider, tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const run = await runToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, store, prompt: 'refund A-1001' });
+
+    expect(run.stopReason).toBe('approval_required');
+    expect(run.pending).toEqual([{ toolUseId: 'toolu_refund', toolName: 'refund', input: { order: 'A-1001', amount: 50 }, effect: 'write' }]);
+    expect(provider.ran).toEqual([]);
+    expect(run.text).toBe('Waiting for approval: refund.');
+    const saved = await store.load(run.runId!);
+    expect(saved?.state).toMatchObject({ status: 'pending', pending: run.pending, used: { turns: 1 } });
+    expect(saved?.state.messages).toEqual(run.messages);
+  });
+
+  it('does not ask about a call its guard refuses or whose input is invalid: the batch runs and answers them', async () => {
+    const { provider, tools } = refundTools('writes');
+    const refused = turn('tool_use', toolUse('toolu_13', 'refund', { order: 'A-1001', amount: 13 }), toolUse('toolu_bad', 'refund', { order: 'nope', amount: 5 }));
+    const run = await runToolLoop({ client: replayClient(script(refused)), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+
+    expect(run.stopReason).toBe('end_turn');
+    const answers = answersById(run.messages);
+    expect(resultText(answers.get('toolu_13')![0])).toBe('Not allowed: refund refused this call.');
+    expect(answers.get('toolu_bad')![0].is_error).toBe(true);
+    expect(provider.ran).toEqual([]);
+  });
+
+  it("lets @Tool({ approval }) override the policy: false exempts a write, a predicate decides from the input", async () => {
+    const { provider, tools } = refundTools('none');
+    const calls = turn('tool_use', toolUse('toolu_keep', 'wipe', { order: 'A-0000' }), toolUse('toolu_wipe', 'wipe', { order: 'A-1001' }));
+    const store = new InMemoryRunStore();
+    const run = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools, store, prompt: 'x' });
+    expect(run.pending?.map((c) => c.toolUseId)).toEqual(['toolu_wipe']);
+
+    const exempt = refundTools('writes');
+    const noted = await runToolLoop({ client: replayClient(script(turn('tool_use', toolUse('toolu_n', 'note', { order: 'A-1001' })))), model: MODEL, tools: exempt.tools, store, prompt: 'x' });
+    expect(noted.stopReason).toBe('end_turn');
+    expect(exempt.provider.ran).toEqual(['toolu_n']);
+    expect(provider.ran).toEqual([]);
+  });
+
+  it('refuses to start a run that may need approval without a store to pause in', async () => {
+    const { tools } = refundTools('writes');
+    await expect(runToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, prompt: 'x' })).rejects.toThrow(/pass a `store`/);
+  });
+
+  it('streams approval_required (and no tool_start) before done, with the same result', async () => {
+    const { provider, tools } = refundTools('writes');
+    const stream = streamToolLoop({ client: streamingOf(replayClient(script(batch))), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+    const events: ToolStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const run = await stream.result;
+    expect(run.stopReason).toBe('approval_required');
+    expect(events.filter((e) => e.type === 'tool_start')).toEqual([]);
+    const types = events.map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['approval_required', 'done']);
+    expect(provider.ran).toEqual([]);
+  });
+});
+
+describe('approval: resume', () => {
+  it('runs an approved batch in order once, journals it, and finishes the run; a second resume runs nothing', async () => {
+    const { provider, tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+
+    expect(done.stopReason).toBe('end_turn');
+    expect(done.text).toBe('done');
+    expect(provider.ran).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect(JSON.parse(resultText(answersById(done.messages).get('toolu_refund')![0]))).toEqual({ order: 'A-1001', refunded: 50, idempotencyKey: 'toolu_refund' });
+    expect(checkTranscript(done.messages)).toEqual([]);
+    expect(client.violations).toEqual([]);
+    expect([...(await store.journaledResults(paused.runId!)).keys()]).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect((await store.load(paused.runId!))?.state.status).toBe('finished');
+    expect(done.turns).toBe(2);
+
+    await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } })).rejects.toMatchObject({
+      name: 'DecisionError',
+      problem: 'finished_run',
+    });
+    expect(provider.ran).toHaveLength(3);
+  });
+
+  it('answers a denied call "Denied by the user" with the reason and halts the calls after it', async () => {
+    const { provider, tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: false, reason: 'over the limit' } } });
+
+    const answers = answersById(done.messages);
+    expect(answers.get('toolu_refund')).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_refund', content: 'Denied by the user: over the limit', is_error: true }]);
+    expect(resultText(answers.get('toolu_note')![0])).toBe('Not executed: an earlier call in this batch (refund, toolu_refund) failed.');
+    expect(provider.ran).toEqual(['toolu_read']);
+    expect(checkTranscript(done.messages)).toEqual([]);
+  });
+
+  it('refuses unknown runs, missing and extra decisions, and malformed ones, with the ids at fault', async () => {
+    const { tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const resume = (runId: string, decisions: unknown) => resumeToolLoop({ client, model: MODEL, tools, store, runId, decisions: decisions as never });
+
+    await expect(resume('nope', {})).rejects.toMatchObject({ problem: 'unknown_run' });
+    await expect(resume(paused.runId!, {})).rejects.toMatchObject({ problem: 'missing', toolUseIds: ['toolu_refund'] });
+    await expect(resume(paused.runId!, { toolu_refund: { approve: true }, toolu_note: { approve: true } })).rejects.toMatchObject({ problem: 'not_pending', toolUseIds: ['toolu_note'] });
+    await expect(resume(paused.runId!, { toolu_refund: { approve: 'yes' } })).rejects.toBeInstanceOf(DecisionError);
+    expect((await store.load(paused.runId!))?.state.status).toBe('pending');
+  });
+
+  it('lets exactly one of two concurrent resumes run the batch; the other gets a claim error', async () => {
+    const { provider, tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const decisions = { toolu_refund: { approve: true } };
+    const outcomes = await Promise.allSettled([
+      resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions }),
+      resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions }),
+    ]);
+
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason instanceof RunClaimError || rejected.reason instanceof RunConflictError).toBe(true);
+    expect(provider.ran.filter((id) => id === 'toolu_refund')).toEqual(['toolu_refund']);
+  });
+
+  it('signs the state with a secret, resumes a verified state in a store that never saw it, and refuses a changed one', async () => {
+    const { provider, tools } = refundTools('writes');
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, prompt: 'x' });
+    expect(paused.signedState?.signature).toMatch(/^hmac-sha256:/);
+
+    const changed = structuredClone(paused.signedState!);
+    (changed.state.pending[0].input as { amount: number }).amount = 5000;
+    const decisions = { toolu_refund: { approve: true } };
+    await expect(resumeToolLoop({ client, model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, state: changed, decisions })).rejects.toBeInstanceOf(RunStateError);
+    await expect(resumeToolLoop({ client, model: MODEL, tools, store: new InMemoryRunStore(), state: paused.signedState!, decisions })).rejects.toThrow(/secret/);
+    expect(provider.ran).toEqual([]);
+
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, state: paused.signedState!, decisions });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+  });
+
+  it('continues a run whose process died mid-batch from the journal, without running a journaled write again', async () => {
+    const { provider, tools } = refundTools('writes');
+    let now = 0;
+    const store = new InMemoryRunStore({ claimLeaseMs: 1000, clock: () => now });
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    // The first resume dies right after the refund is journaled: the process is gone.
+    const original = store.recordResult.bind(store);
+    store.recordResult = async (runId, result) => {
+      const recorded = await original(runId, result);
+      if (result.tool_use_id === 'toolu_refund') throw new Error('crash');
+      return recorded;
+    };
+    const decisions = { toolu_refund: { approve: true } };
+    await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions })).rejects.toThrow('crash');
+    store.recordResult = original;
+
+    await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions })).rejects.toMatchObject({ problem: 'claimed' });
+    now += 1001;
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran.filter((id) => id === 'toolu_refund')).toHaveLength(1);
+    expect(checkTranscript(done.messages)).toEqual([]);
+  });
+});
+
+/** The replay client answering `stream: true` requests with the events of the same message. */
+function streamingOf(client: ReturnType<typeof replayClient>) {
+  const { scriptedStreamEvents } = jest.requireActual('@toolwright/core/testing') as typeof import('@toolwright/core/testing');
+  return {
+    messages: {
+      create: async (body: { messages: MessageParam[]; stream?: boolean }) => {
+        const message = await client.messages.create(body as never);
+        return (async function* () {
+          for (const event of scriptedStreamEvents(message as never)) if (event.type !== 'ping') yield event;
+        })();
+      },
+    },
+  } as unknown as typeof client;
+}
