@@ -213,6 +213,15 @@ export class TurnCalls {
   }
 
   private async execute(calls: Call[]): Promise<void> {
+    if (this.env.journal && calls.length > 1) {
+      // One `execute` per read, so each result is journaled as it completes, not when the slowest ends.
+      let next = 0;
+      const worker = async () => {
+        while (next < calls.length) await this.execute([calls[next++]]);
+      };
+      await Promise.all(Array.from({ length: Math.min(this.maxConcurrency, calls.length) }, worker));
+      return;
+    }
     for (const call of calls) call.state = 'running';
     const byId = new Map(calls.map((c) => [c.block.id, c]));
     const started = new Map<string, number>();

@@ -1,0 +1,237 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import fc from 'fast-check';
+import {
+  InMemoryRunStore,
+  resumeToolLoop,
+  runToolLoop,
+  type ApprovalDecisions,
+  type ApprovalPolicy,
+  type RunStore,
+  type ToolLoopResult,
+} from '@toolwright/core';
+import { checkTranscript, startScriptedServer, text, toolUse, turn } from '@toolwright/core/testing';
+import { Refunds, answersById, refundTools, replayClient } from './fixtures/refunds';
+
+// A run of random batches under a random policy, random decisions, and a process that dies at a
+// random point: after any store operation has completed, or as a tool method starts (before its
+// side effect). Everything in memory is then thrown away but the store (and the world outside,
+// `ledger`), and the run is carried on from the store as a retried request would. The one point
+// not simulated is between a write's own side effect and its journal entry: that window is what
+// `ctx.toolUseId` as a downstream idempotency key covers (README, "Approval, pause and resume").
+
+const MODEL = 'claude-haiku-5-5';
+const LEASE_MS = 1000;
+
+class Crash extends Error {
+  constructor() {
+    super('simulated crash');
+  }
+}
+
+type CallSpec = { tool: 'look_up' } | { tool: 'refund'; amount: number } | { tool: 'note' } | { tool: 'wipe'; keep: boolean };
+
+const callSpec: fc.Arbitrary<CallSpec> = fc.oneof(
+  fc.constant({ tool: 'look_up' as const }),
+  fc.record({ tool: fc.constant('refund' as const), amount: fc.constantFrom(5, 13, 200) }),
+  fc.constant({ tool: 'note' as const }),
+  fc.record({ tool: fc.constant('wipe' as const), keep: fc.boolean() }),
+);
+
+const scenario = fc.record({
+  policy: fc.constantFrom<ApprovalPolicy>('none', 'writes'),
+  batches: fc.array(fc.array(callSpec, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+  /** Decision per call id (used only if that call is pending). */
+  approve: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+  /** The process dies at this event (store operation done, or tool method started); none past the last. */
+  crashAt: fc.nat({ max: 60 }),
+  crashAgainAt: fc.option(fc.nat({ max: 60 }), { nil: undefined }),
+});
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function block(spec: CallSpec, id: string) {
+  switch (spec.tool) {
+    case 'look_up':
+    case 'note':
+      return toolUse(id, spec.tool, { order: 'A-1001' });
+    case 'refund':
+      return toolUse(id, 'refund', { order: 'A-1001', amount: spec.amount });
+    case 'wipe':
+      return toolUse(id, 'wipe', { order: spec.keep ? 'A-0000' : 'A-1001' });
+  }
+}
+
+/** Whether the call must be approved before it runs, from the fixture's rules. */
+function needsApproval(spec: CallSpec, policy: ApprovalPolicy): boolean {
+  if (spec.tool === 'wipe') return !spec.keep;
+  return spec.tool === 'refund' && spec.amount !== 13 && policy === 'writes';
+}
+
+/** One process: its own container, client and provider; it dies at its `crashAt`-th event. */
+class Process {
+  private events = 0;
+  dead = false;
+
+  constructor(
+    private readonly crashAt: number | undefined,
+    readonly ledger: string[],
+  ) {}
+
+  /** An event of this process: it may be the one it dies at. */
+  tick(): void {
+    if (this.dead) throw new Crash();
+    if (this.events++ === this.crashAt) {
+      this.dead = true;
+      throw new Crash();
+    }
+  }
+
+  /** The store as this process sees it: every operation completes, then may be the one it dies after. */
+  view(store: RunStore, created: { runId?: string }): RunStore {
+    const after = async <T>(op: () => Promise<T>): Promise<T> => {
+      if (this.dead) throw new Crash();
+      const value = await op();
+      this.tick();
+      return value;
+    };
+    return {
+      create: (state) => after(async () => {
+        const stored = await store.create(state);
+        created.runId = stored.state.runId;
+        return stored;
+      }),
+      load: (id) => after(() => store.load(id)),
+      save: (state, revision) => after(() => store.save(state, revision)),
+      claim: (id, options) => after(() => store.claim(id, options)),
+      recordResult: (id, result) => after(() => store.recordResult(id, result)),
+      journaledResult: (id, toolUseId) => after(() => store.journaledResult(id, toolUseId)),
+      journaledResults: (id) => after(() => store.journaledResults(id)),
+    };
+  }
+
+  provider(): Refunds {
+    const provider = new Refunds();
+    const process = this;
+    // The world outside the process: what ran stays run whatever happens to the process.
+    provider.ran = {
+      push(id: string) {
+        process.tick();
+        return process.ledger.push(id);
+      },
+    } as unknown as string[];
+    return provider;
+  }
+}
+
+async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[] }> {
+  let now = 0;
+  const store = new InMemoryRunStore({ claimLeaseMs: LEASE_MS, clock: () => now });
+  const specs = new Map<string, CallSpec>();
+  const turns = s.batches.map((batch, t) =>
+    turn(
+      'tool_use',
+      ...batch.map((spec, i) => {
+        const id = `toolu_${t}_${i}`;
+        specs.set(id, spec);
+        return block(spec, id);
+      }),
+    ),
+  );
+  const script = (messages: readonly MessageParam[]) => turns[messages.filter((m) => m.role === 'assistant').length] ?? turn('end_turn', text('done'));
+  const ids = [...specs.keys()];
+  const decisionFor = (id: string) => ({ approve: s.approve[ids.indexOf(id)], ...(s.approve[ids.indexOf(id)] ? {} : { reason: 'no' }) });
+  const ledger: string[] = [];
+  const decided: ApprovalDecisions = {};
+  const violations: string[] = [];
+  const created: { runId?: string } = {};
+  const crashes = [s.crashAt, s.crashAgainAt];
+
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const process = new Process(crashes[attempt], ledger);
+    // A tool method the process died in is answered as an internal error no one will read.
+    const { tools } = refundTools(s.policy, process.provider(), { error: () => undefined, warn: () => undefined });
+    const client = replayClient(script);
+    const common = { client, model: MODEL, tools, store: process.view(store, created) };
+    let result: ToolLoopResult;
+    try {
+      if (created.runId === undefined) {
+        result = await runToolLoop({ ...common, prompt: 'go' });
+      } else {
+        const stored = await store.load(created.runId);
+        if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations };
+        const decisions: ApprovalDecisions = {};
+        for (const call of stored!.state.pending) decisions[call.toolUseId] = decided[call.toolUseId] ?? decisionFor(call.toolUseId);
+        Object.assign(decided, decisions);
+        result = await resumeToolLoop({ ...common, runId: created.runId, decisions });
+      }
+    } catch (error) {
+      if (!(error instanceof Crash)) throw error;
+      violations.push(...client.violations);
+      // The dead process's claim lapses; whoever retries the request next may take the run over.
+      now += LEASE_MS + 1;
+      continue;
+    }
+    violations.push(...client.violations);
+    if (result.stopReason !== 'approval_required') return { messages: result.messages, ledger, decided, violations };
+    expect(result.pending!.length).toBeGreaterThan(0);
+  }
+  throw new Error('the run did not finish in 12 attempts');
+}
+
+function checkRun(s: Scenario, outcome: Awaited<ReturnType<typeof play>>): void {
+  const { messages, ledger, decided, violations } = outcome;
+  const specs = new Map<string, CallSpec>(s.batches.flatMap((batch, t) => batch.map((spec, i): [string, CallSpec] => [`toolu_${t}_${i}`, spec])));
+  // Writes at most once per tool_use_id, whatever crashed where. A read may run again: one that
+  // completed beside the call the process died in had no chance to be journaled, and reads change nothing.
+  const writes = ledger.filter((id) => specs.get(id)!.tool !== 'look_up');
+  expect(new Set(writes).size).toBe(writes.length);
+  // Nothing that needed approval ran without it; nothing denied ran.
+  for (const id of ledger) {
+    if (needsApproval(specs.get(id)!, s.policy)) expect(decided[id]?.approve).toBe(true);
+  }
+  // Every tool_use answered exactly once, in a transcript the API accepts.
+  expect(checkTranscript(messages)).toEqual([]);
+  expect(violations).toEqual([]);
+  const answers = answersById(messages);
+  const asked = messages.flatMap((m) => (m.role === 'assistant' && typeof m.content !== 'string' ? m.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])) : []));
+  expect(asked.sort()).toEqual([...specs.keys()].sort());
+  for (const id of asked) expect(answers.get(id)).toHaveLength(1);
+  expect(answers.size).toBe(asked.length);
+  for (const [id, [answer]] of answers) {
+    if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
+  }
+  expect(messages[messages.length - 1]).toEqual({ role: 'assistant', content: [text('done')] });
+}
+
+describe('exactly once across approval, crashes and resumes (property)', () => {
+  it('runs every write at most once, never undecided, and answers every tool_use once in a valid transcript', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => checkRun(s, await play(s))),
+      { numRuns: 1000, seed: 1414 },
+    );
+  });
+
+  it('leaves a transcript the scripted server accepts when it is sent again', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (s) => {
+        const outcome = await play(s);
+        checkRun(s, outcome);
+        const server = await startScriptedServer({ turns: [turn('end_turn', text('you are welcome'))] });
+        try {
+          const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+          const { tools } = refundTools(s.policy);
+          const reply = await client.messages.create({
+            model: MODEL,
+            max_tokens: 64,
+            tools: tools.definitions(),
+            messages: [...outcome.messages, { role: 'user', content: 'thanks' }],
+          });
+          expect(reply.stop_reason).toBe('end_turn');
+        } finally {
+          await server.close();
+        }
+      }),
+      { numRuns: 25, seed: 1415 },
+    );
+  });
+});
