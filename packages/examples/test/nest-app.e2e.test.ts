@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { defineToolManifest } from '@toolwright/core';
+import { InMemoryRunStore, defineToolManifest } from '@toolwright/core';
 import {
   checkTranscript,
   startScriptedServer,
@@ -14,7 +14,7 @@ import {
   type ScriptedTurn,
 } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
-import { AppModule } from '../src/nest/app.module';
+import { AppModule, type AppOptions } from '../src/nest/app.module';
 import { toolManifest } from '../src/tools.generated';
 
 let server: ScriptedServer | undefined;
@@ -26,10 +26,11 @@ afterEach(async () => {
   app = server = undefined;
 });
 
-async function startApp(turns: ScriptedTurn[], manifest = toolManifest): Promise<string> {
+async function startApp(turns: ScriptedTurn[], manifest = toolManifest, options: Partial<AppOptions> = {}): Promise<string> {
   server = await startScriptedServer({ turns });
   const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
-  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', manifest }), { logger: false });
+  const module = AppModule.forRoot({ client, model: 'claude-haiku-5-5', manifest, store: new InMemoryRunStore(), ...options });
+  app = await NestFactory.create(module, { logger: false });
   await app.listen(0, '127.0.0.1');
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
@@ -69,8 +70,9 @@ describe('the NestJS example app over real HTTP', () => {
     expect(checkTranscript(server!.requests[1].body.messages)).toEqual([]);
   });
 
-  it("ctx.auth is the request's user: a customer cancels their own order", async () => {
-    const url = await startApp([
+  it("ctx.auth is the request's user: a customer cancels their own order (no approval asked)", async () => {
+    const url = await startApp(
+      [
       turn('tool_use', toolUse('toolu_02', 'cancelar_pedido', { numero: 'A-1001' })),
       (request) => {
         const [result] = lastToolResults(request);
@@ -78,7 +80,10 @@ describe('the NestJS example app over real HTTP', () => {
         expect(JSON.parse(result.content!)).toEqual({ numero: 'A-1001', status: 'cancelado', canceladoPor: 'C-ana' });
         return turn('end_turn', text('Pedido A-1001 cancelado.'));
       },
-    ]);
+      ],
+      toolManifest,
+      { approval: 'none' },
+    );
 
     expect((await chat(url, 'Cancele o A-1001', 'C-ana')).body.text).toBe('Pedido A-1001 cancelado.');
     expect((await app!.get(OrdersRepository).find('A-1001'))?.status).toBe('cancelado');

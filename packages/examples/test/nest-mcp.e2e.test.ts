@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryRunStore } from '@toolwright/core';
 import { AppModule } from '../src/nest/app.module';
 
 describe('the NestJS example app: the same tools at /mcp', () => {
@@ -22,7 +23,7 @@ describe('the NestJS example app: the same tools at /mcp', () => {
   beforeAll(async () => {
     // /mcp never calls the model: the client is there because /chat needs one.
     const client = new Anthropic({ apiKey: 'unused', baseURL: 'http://127.0.0.1:9', maxRetries: 0 });
-    app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5' }), { logger: false });
+    app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', store: new InMemoryRunStore() }), { logger: false });
     await app.listen(0, '127.0.0.1');
     url = new URL(`${(await app.getUrl()).replace('[::1]', '127.0.0.1')}/mcp`);
   });

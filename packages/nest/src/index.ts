@@ -6,7 +6,7 @@ export {
   type ToolsModuleForRootOptions,
   type ToolsModuleAsyncOptions,
 } from './tools-module.definition';
-export type { ToolsModuleOptions, ToolsRunDefaults, ToolsRunOptions } from './tools-module-options';
+export type { ToolsModuleOptions, ToolsRunDefaults, ToolsRunOptions, ToolsResumeOptions } from './tools-module-options';
 export type { ToolsMcpOptions, McpRequest } from './tools-mcp-options';
 export { ToolProviderScopeError } from './discover-tool-providers';
 export { nestToolLogger } from './nest-tool-logger';

@@ -1,4 +1,4 @@
-import type { MessagesClient, ToolContainerOptions, ToolLogger, ToolLoopOptions } from '@toolwright/core';
+import type { MessagesClient, ResumeToolLoopOptions, RunStore, ToolContainerOptions, ToolLogger, ToolLoopOptions } from '@toolwright/core';
 
 /** Loop settings the module applies to every `ToolsService.run()` that does not set them itself. */
 export type ToolsRunDefaults = Pick<
@@ -16,6 +16,13 @@ export interface ToolsModuleOptions extends Omit<ToolContainerOptions, 'provider
   model?: ToolLoopOptions['model'];
   /** Defaults for `run()`. A key given to `run()` replaces the module's value as a whole (`budget`, `params` included). */
   runDefaults?: ToolsRunDefaults;
+  /**
+   * Where `run()` and `resume()` keep runs and the result journal: approval pauses, and no call
+   * runs twice across restarts and instances (`PostgresRunStore` from `@toolwright/pg-store`).
+   */
+  store?: RunStore;
+  /** Signs run states that travel outside the server (`signedState`); see `resumeToolLoop`. */
+  secret?: ToolLoopOptions['secret'];
 }
 
 /**
@@ -25,3 +32,12 @@ export interface ToolsModuleOptions extends Omit<ToolContainerOptions, 'provider
  */
 export type ToolsRunOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>, 'tools' | 'client' | 'model'> &
   Partial<Pick<ToolLoopOptions<TAuth>, 'client' | 'model'>>;
+
+/**
+ * `ToolsService.resume(...)`: `resumeToolLoop`'s options, with the module's container, client,
+ * model, defaults and store unless given here.
+ */
+export type ToolsResumeOptions<TAuth = unknown> = DistributiveOmit<ResumeToolLoopOptions<TAuth>, 'tools' | 'client' | 'model' | 'store'> &
+  Partial<Pick<ResumeToolLoopOptions<TAuth>, 'client' | 'model' | 'store'>>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import {
   ToolContainer,
+  resumeToolLoop,
   runToolLoop,
   type AssistantContentBlock,
   type ExecuteOptions,
@@ -11,7 +12,7 @@ import {
 import { discoverToolProviders } from './discover-tool-providers';
 import { nestToolLogger } from './nest-tool-logger';
 import { TOOLS_MODULE_OPTIONS } from './tools-module.definition';
-import type { ToolsModuleOptions, ToolsRunOptions } from './tools-module-options';
+import type { ToolsModuleOptions, ToolsResumeOptions, ToolsRunOptions } from './tools-module-options';
 
 // The SDK's types, reached through core's API so the app needs no direct dependency for them.
 type ToolDefinition = ReturnType<ToolContainer['definitions']>[number];
@@ -65,21 +66,41 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
    * `context.auth`.
    */
   async run(options: ToolsRunOptions<TAuth>): Promise<ToolLoopResult> {
+    const { client, model } = this.clientAndModel('run', options);
+    const store = options.store ?? this.options.store;
+    const secret = options.secret ?? this.options.secret;
+    return runToolLoop({ ...this.options.runDefaults, ...options, client, model, tools: this.container, ...(store && { store }), ...(secret && { secret }) });
+  }
+
+  /**
+   * Continues a run that paused for approval (`resumeToolLoop`) with a person's decisions, over
+   * the module's tools, client, model, defaults and store unless the call gives its own.
+   */
+  async resume(options: ToolsResumeOptions<TAuth>): Promise<ToolLoopResult> {
+    const { client, model } = this.clientAndModel('resume', options);
+    const store = options.store ?? this.options.store;
+    if (!store) throw new Error('ToolsService.resume() has no `store`: set it in ToolsModule.forRoot(...) or pass it to resume().');
+    const secret = options.secret ?? this.options.secret;
+    return resumeToolLoop({ ...this.options.runDefaults, ...options, client, model, store, tools: this.container, ...(secret && { secret }) } as Parameters<typeof resumeToolLoop<TAuth>>[0]);
+  }
+
+  private clientAndModel(method: string, options: Pick<ToolsRunOptions<TAuth>, 'client' | 'model'>) {
     const client = options.client ?? this.options.client;
     const model = options.model ?? this.options.model;
     if (!client || !model) {
       const missing = [!client && '`client`', !model && '`model`'].filter(Boolean).join(' and ');
-      throw new Error(`ToolsService.run() has no ${missing}: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to run().`);
+      throw new Error(`ToolsService.${method}() has no ${missing}: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to ${method}().`);
     }
-    return runToolLoop({ ...this.options.runDefaults, ...options, client, model, tools: this.container });
+    return { client, model };
   }
 
   private createContainer(): ToolContainer<TAuth> {
-    const { manifest, defaults, onEvent, logger } = this.options;
+    const { manifest, defaults, onEvent, logger, approval } = this.options;
     return new ToolContainer<TAuth>({
       manifest,
       defaults,
       onEvent,
+      approval,
       logger: logger ?? nestToolLogger(),
       providers: discoverToolProviders(this.discovery, manifest),
     });

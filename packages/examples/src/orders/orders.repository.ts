@@ -12,6 +12,9 @@ export class OrdersRepository {
     ['A-1002', { status: 'entregue', previsao: null, cliente: 'C-bruno' }],
   ]);
 
+  /** Every cancellation carried out, in order: what the approval example counts. */
+  readonly cancellations: string[] = [];
+
   /** Set to make every lookup fail like a dropped connection (the lesson's exercise 3). */
   networkDown = false;
 
@@ -28,6 +31,7 @@ export class OrdersRepository {
     await this.io();
     const order = this.orders.get(numero);
     if (order) order.status = 'cancelado';
+    this.cancellations.push(numero);
   }
 
   private io(): Promise<void> {
