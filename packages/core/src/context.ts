@@ -12,7 +12,12 @@ export const consoleLogger: ToolLogger = {
 
 /** What a tool method receives through `@Ctx()`. */
 export interface ToolContext<TAuth = unknown> {
-  /** The `id` of the `tool_use` block being answered. */
+  /**
+   * The `id` of the `tool_use` block being answered: the idempotency key to pass to downstream
+   * systems (a payment API's `Idempotency-Key`, a unique column). With a run store a call's
+   * result is journaled and never run again, but a process that dies between a write's own side
+   * effect and its journal entry runs it again on recovery, with the same id.
+   */
   readonly toolUseId: string;
   readonly toolName: string;
   /**

@@ -9,6 +9,7 @@ import { toolManifest } from '../tools.generated';
 import { printCalls, printTimeline, printTranscript } from './print';
 import { scenarios, type Scenario } from './scenarios';
 import { runStreamingScenario } from './streaming';
+import { runApprovalScenario } from './approval';
 
 const REAL_API = Boolean(process.env.ANTHROPIC_API_KEY);
 const MODEL = process.env.TOOLWRIGHT_DEMO_MODEL ?? 'claude-haiku-5-5';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
   let ok = true;
   for (const scenario of scenarios) ok = (await runScenario(scenario)) && ok;
   ok = (await runStreamingScenario({ realApi: REAL_API, model: MODEL, latencyMs: LATENCY_MS * 3, logger: operatorLog })) && ok;
+  ok = (await runApprovalScenario({ realApi: REAL_API, model: MODEL, latencyMs: LATENCY_MS, logger: operatorLog })) && ok;
   console.log(ok ? '\nEvery transcript kept the protocol rules.' : '\nSome scenario failed or broke the protocol rules.');
   process.exitCode = ok ? 0 : 1;
 }
