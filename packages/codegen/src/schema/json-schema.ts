@@ -10,11 +10,22 @@ export interface JsonSchema {
  */
 export const DATE_TYPE = Symbol('toolwright.date');
 
+/** Marks a schema produced for `URL`: a `format: uri` string the run time turns into a `URL`. */
+export const URL_TYPE = Symbol('toolwright.url');
+
+const MARKERS = [DATE_TYPE, URL_TYPE];
+
+/** Copies the conversion markers, which `Object.entries` and JSON leave behind. */
+export function copyMarkers<T extends object>(from: object, to: T): T {
+  for (const marker of MARKERS) if ((from as Record<symbol, unknown>)[marker]) (to as Record<symbol, unknown>)[marker] = true;
+  return to;
+}
+
 const KEY_ORDER = [
   '$ref', 'type', 'title', 'description', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
   'prefixItems', 'items', 'minItems', 'maxItems', 'uniqueItems',
-  'properties', 'required', 'additionalProperties', 'anyOf', 'allOf', 'default', 'deprecated', '$defs',
+  'properties', 'required', 'additionalProperties', 'anyOf', 'allOf', 'not', 'default', 'deprecated', '$defs',
 ];
 const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 
@@ -26,8 +37,7 @@ export function orderKeys(schema: JsonSchema): JsonSchema {
   const keys = Object.keys(schema).sort((a, b) => (RANK.get(a) ?? 99) - (RANK.get(b) ?? 99) || a.localeCompare(b));
   const ordered: JsonSchema = {};
   for (const key of keys) ordered[key] = orderChild(key, schema[key]);
-  if ((schema as { [DATE_TYPE]?: true })[DATE_TYPE]) (ordered as { [DATE_TYPE]?: true })[DATE_TYPE] = true;
-  return ordered;
+  return copyMarkers(schema, ordered);
 }
 
 function orderChild(key: string, value: unknown): unknown {
@@ -38,6 +48,7 @@ function orderChild(key: string, value: unknown): unknown {
       return mapValues(value as Record<string, JsonSchema>, orderKeys, true);
     case 'items':
     case 'additionalProperties':
+    case 'not':
       return isSchema(value) ? orderKeys(value) : value;
     case 'prefixItems':
     case 'anyOf':
@@ -68,12 +79,11 @@ export function isNullSchema(schema: JsonSchema): boolean {
   return schema.type === 'null';
 }
 
-/** A deep copy that keeps the `Date` marker; memoized schemas are handed out as copies. */
+/** A deep copy that keeps the conversion markers; memoized schemas are handed out as copies. */
 export function cloneSchema<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneSchema) as T;
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string | symbol, unknown> = {};
   for (const [key, child] of Object.entries(value)) copy[key] = cloneSchema(child);
-  if ((value as { [DATE_TYPE]?: true })[DATE_TYPE]) copy[DATE_TYPE] = true;
-  return copy as T;
+  return copyMarkers(value, copy) as T;
 }

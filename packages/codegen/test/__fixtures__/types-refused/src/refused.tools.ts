@@ -1,0 +1,59 @@
+import { Param, Tool } from '@toolwright/core';
+
+export enum Computed {
+  Fixed = 1,
+  Measured = 'abc'.length,
+}
+
+/** An order with an asynchronous total. */
+export interface Order {
+  /** The order number. */
+  id: string;
+  /** Its total, computed later. */
+  total: Promise<number>;
+}
+
+/** Tools that take types JSON cannot carry; each must be refused with a clear error. */
+export class RefusedTools {
+  /**
+   * Takes promises and other library objects.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param later A promise.
+   * @param thenable A PromiseLike.
+   * @param order An object with a promise inside.
+   * @param pattern A RegExp.
+   * @param cache A WeakMap.
+   * @param bytes A Uint8Array.
+   * @param failure An Error.
+   */
+  @Tool()
+  library(
+    @Param() later: Promise<string>,
+    @Param() thenable: PromiseLike<number>,
+    @Param() order: Order,
+    @Param() pattern: RegExp,
+    @Param() cache: WeakMap<object, string>,
+    @Param() bytes: Uint8Array,
+    @Param() failure: Error,
+  ): void {}
+
+  /**
+   * Takes an enum with a computed member, an unknown type name and a required never.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param level An enum with a computed member.
+   * @param missing A type name that does not exist.
+   * @param missingList An array of a type name that does not exist.
+   * @param impossible An object with a required never.
+   */
+  @Tool()
+  names(
+    @Param() level: Computed,
+    // @ts-expect-error the name is missing on purpose
+    @Param() missing: NoSuchType,
+    // @ts-expect-error the name is missing on purpose
+    @Param() missingList: Array<AlsoMissing>,
+    @Param() impossible: { /** Never there. */ gone: never },
+  ): void {}
+}

@@ -1,0 +1,95 @@
+import { Param, Tool } from '@toolwright/core';
+import type { Cents, Contact, Entry, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId } from './types';
+
+type Flag = boolean & { readonly __brand: 'Flag' };
+
+/** Tools whose parameters each exercise one TypeScript construct. */
+export class TypeTools {
+  /**
+   * Takes branded and intersected primitives.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param userId A branded string.
+   * @param amount A branded number.
+   * @param flag A branded boolean.
+   * @param size Literals or any string.
+   * @param sizes An array of sizes.
+   * @param code A branded literal.
+   */
+  @Tool()
+  brands(
+    @Param() userId: UserId,
+    @Param() amount: Cents,
+    @Param() flag: Flag,
+    @Param() size: Size,
+    @Param() sizes: Size[],
+    @Param() code: 'A1' & { readonly __brand: 'Code' },
+  ): void {}
+
+  /**
+   * Takes array-like types.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param tags An interface extending Array.
+   * @param labels An interface extending ReadonlyArray.
+   * @param readonlyTags A ReadonlyArray.
+   * @param pair A readonly tuple.
+   * @param maybe A tuple with an optional element.
+   * @param nothing The empty tuple.
+   * @param numbers An ArrayLike.
+   */
+  @Tool()
+  arrays(
+    @Param() tags: Tags,
+    @Param() labels: Labels,
+    @Param() readonlyTags: ReadonlyArray<Tag>,
+    @Param() pair: readonly [string, number],
+    @Param() maybe: [string, number?],
+    @Param() nothing: [],
+    @Param() numbers: ArrayLike<number>,
+  ): void {}
+
+  /**
+   * Takes URLs.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param homepage A URL.
+   * @param links URLs.
+   * @param backup A URL or null.
+   */
+  @Tool()
+  links(@Param() homepage: URL, @Param() links: URL[], @Param() backup: URL | null): void {}
+
+  /**
+   * Takes type aliases with JSDoc tags.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param slug A slug.
+   * @param long A long slug.
+   * @param slugs Slugs.
+   * @param entry An entry.
+   */
+  @Tool()
+  aliases(@Param() slug: Slug, @Param() long: LongSlug, @Param() slugs: Slug[], @Param() entry: Entry): void {}
+
+  /**
+   * Takes object shapes.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param contact An either/or.
+   * @param empty An empty record.
+   * @param anything Any object.
+   * @param point A one-line interface.
+   * @param symbolic Symbol-keyed members.
+   * @param settings A nested undocumented property.
+   */
+  @Tool()
+  shapes(
+    @Param() contact: Contact,
+    @Param() empty: Record<string, never>,
+    @Param() anything: object,
+    @Param() point: Point,
+    @Param() symbolic: Symbolic,
+    @Param() settings: Settings,
+  ): void {}
+}
