@@ -41,12 +41,13 @@ export function libraryType(type: Type): LibraryType | undefined {
   if (isPlatformSymbol(symbol) && name === 'Date') return { kind: 'date' };
   if (isPlatformSymbol(symbol) && name === 'URL') return { kind: 'url' };
   if (REFUSED[name]) return { kind: 'refused', name, advice: REFUSED[name] };
+  const qualified = symbol.getFullyQualifiedName().replace(/^global\./, '');
   const methods = type.getProperties().filter(isMethod).map((p) => p.getName()).filter((n) => !n.startsWith('__@'));
   if (methods.length === 0) return undefined;
   const shown = methods.slice(0, 3).join(', ') + (methods.length > 3 ? ', …' : '');
   return {
     kind: 'refused',
-    name,
+    name: qualified,
     advice: `it is a library object with methods (${shown}), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields)`,
   };
 }

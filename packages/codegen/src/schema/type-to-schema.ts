@@ -68,7 +68,7 @@ export class SchemaBuilder {
       return undefined;
     }
     if (!isObjectLike(type) || type.isArray() || type.getCallSignatures().length > 0) {
-      this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${type.getText()}.`);
+      this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${typeText(type, site)}.`);
       return undefined;
     }
     return this.objectSchema(type, site, true);
@@ -88,21 +88,22 @@ export class SchemaBuilder {
 
   /**
    * A use of `type Slug = string`: the alias's JSDoc tags apply wherever it is used, and its
-   * summary is the description until the property says more. The checker keeps no trace of an
-   * alias of a primitive, so the written name is followed.
+   * summary is the description unless the property or parameter has its own. The checker keeps
+   * no trace of an alias of a primitive, so the written name is followed.
    */
   private aliased(type: Type, site: TypeSite, alias: TypeAliasDeclaration): JsonSchema {
     const schema = this.convert(type, { ...site, typeNode: alias.getTypeNode() });
     const doc = readDocComment(alias);
     const tags = keywordsFromTags(doc.tags, this.diagnostics, site.path);
     applyKeywords(schema, tags.keywords, this.diagnostics, site.path);
-    if (doc.description && schema.description === undefined) schema.description = doc.description;
+    // The alias written closest to the use says the most about it.
+    if (doc.description) schema.description = doc.description;
     return schema;
   }
 
   private convertType(type: Type, site: TypeSite): JsonSchema {
     if (isErrorType(type)) {
-      this.diagnostics.error(site.node, site.path, `type name ${type.getText()} cannot be found; import it or declare it (or fix its spelling).`);
+      this.diagnostics.error(site.node, site.path, `type name ${typeText(type, site)} cannot be found; import it or declare it (or fix its spelling).`);
       return {};
     }
     if (type.isAny() || type.isUnknown()) {
@@ -137,12 +138,12 @@ export class SchemaBuilder {
     if (arrayLike) {
       if (arrayLike.extraMembers.length > 0) {
         this.diagnostics.error(site.node, site.path,
-          `type ${type.getText()} is an array with extra members (${arrayLike.extraMembers.join(', ')}), which a JSON array cannot carry; remove them, or use an object with an array property.`);
+          `type ${typeText(type, site)} is an array with extra members (${arrayLike.extraMembers.join(', ')}), which a JSON array cannot carry; remove them, or use an object with an array property.`);
       }
       return { type: 'array', items: this.convert(arrayLike.element, { node: site.node, path: [...site.path, '[]'] }) };
     }
     if (isObjectLike(type)) return this.object(type, site);
-    return this.unsupported(site, type.getText(), 'use a JSON type: string, number, boolean, an array or an object');
+    return this.unsupported(site, typeText(type, site), 'use a JSON type: string, number, boolean, an array or an object');
   }
 
   private unsupported(site: TypeSite, what: string, advice: string): JsonSchema {
@@ -153,9 +154,10 @@ export class SchemaBuilder {
   /** An enum member whose value the compiler cannot know (`B = 'abc'.length`): no schema can list it. */
   private computedEnum(type: Type, site: TypeSite): JsonSchema {
     const member = type.getSymbol()?.getDeclarations().find(Node.isEnumMember);
-    const name = member ? `${member.getParent().getName()}.${member.getName()}` : type.getText();
+    if (!member) return this.unsupported(site, typeText(type, site), 'use a JSON type: string, number, boolean, an array or an object');
+    const name = member.getName();
     this.diagnostics.error(site.node, site.path,
-      `enum member ${name} has no literal value (${member?.getInitializer()?.getText() ?? 'computed'}), so the schema cannot list it; give it a literal value (= 2 or = 'two').`);
+      `enum member ${member.getParent().getName()}.${name} = ${member.getInitializer()?.getText()} has no literal value, so the schema cannot list it; give it one (${name} = 2 or ${name} = '${name.toLowerCase()}').`);
     return {};
   }
 
@@ -207,7 +209,7 @@ export class SchemaBuilder {
     const target = type.compilerType as ts.TupleTypeReference;
     const elementFlags = target.target.elementFlags;
     if (elementFlags.some((f) => f & ts.ElementFlags.Variable)) {
-      this.diagnostics.error(site.node, site.path, `tuple ${type.getText()} has a rest element; use an array, or a tuple of fixed length.`);
+      this.diagnostics.error(site.node, site.path, `tuple ${typeText(type, site)} has a rest element; use an array, or a tuple of fixed length.`);
       return {};
     }
     const elements = type.getTupleElements();
@@ -230,7 +232,7 @@ export class SchemaBuilder {
     if (library?.kind === 'url') return markedString('uri', URL_TYPE);
     if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-      return this.unsupported(site, `function ${type.getText()}`, 'a tool input carries data only; take the data the function would need');
+      return this.unsupported(site, `function ${typeText(type, site)}`, 'a tool input carries data only; take the data the function would need');
     }
     const key = type.compilerType;
     const cached = this.memo.get(key);
@@ -319,6 +321,11 @@ export class SchemaBuilder {
     this.defNames.set(type.compilerType, name);
     return name;
   }
+}
+
+/** The type as the user would write it where it is used (`Batch`, not `import("…").Batch`). */
+function typeText(type: Type, site: TypeSite): string {
+  return type.getText(site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
 }
 
 /** What `objectProperty` returns for `key?: never`: the key must not be sent. */

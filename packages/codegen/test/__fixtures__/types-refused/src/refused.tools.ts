@@ -13,6 +13,18 @@ export interface Order {
   total: Promise<number>;
 }
 
+/** Words of a batch, with a label a JSON array cannot carry. */
+export interface Batch extends Array<string> {
+  /** The batch label. */
+  label: string;
+}
+
+/**
+ * A count.
+ * @minimum abc
+ */
+export type BadCount = number;
+
 /** Tools that take types JSON cannot carry; each must be refused with a clear error. */
 export class RefusedTools {
   /**
@@ -26,6 +38,8 @@ export class RefusedTools {
    * @param cache A WeakMap.
    * @param bytes A Uint8Array.
    * @param failure An Error.
+   * @param collator A library object with methods.
+   * @param batch An array with an extra member.
    */
   @Tool()
   library(
@@ -36,6 +50,8 @@ export class RefusedTools {
     @Param() cache: WeakMap<object, string>,
     @Param() bytes: Uint8Array,
     @Param() failure: Error,
+    @Param() collator: Intl.Collator,
+    @Param() batch: Batch,
   ): void {}
 
   /**
@@ -46,6 +62,7 @@ export class RefusedTools {
    * @param missing A type name that does not exist.
    * @param missingList An array of a type name that does not exist.
    * @param impossible An object with a required never.
+   * @param count An alias with a bad tag.
    */
   @Tool()
   names(
@@ -55,5 +72,6 @@ export class RefusedTools {
     // @ts-expect-error the name is missing on purpose
     @Param() missingList: Array<AlsoMissing>,
     @Param() impossible: { /** Never there. */ gone: never },
+    @Param() count: BadCount,
   ): void {}
 }

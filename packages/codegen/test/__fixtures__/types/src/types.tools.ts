@@ -1,5 +1,5 @@
 import { Param, Tool } from '@toolwright/core';
-import type { Cents, Contact, Entry, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId } from './types';
+import type { Box, Cents, Contact, Entry, Labelled, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId } from './types';
 
 type Flag = boolean & { readonly __brand: 'Flag' };
 
@@ -15,6 +15,7 @@ export class TypeTools {
    * @param size Literals or any string.
    * @param sizes An array of sizes.
    * @param code A branded literal.
+   * @param tagged A branded array.
    */
   @Tool()
   brands(
@@ -24,6 +25,7 @@ export class TypeTools {
     @Param() size: Size,
     @Param() sizes: Size[],
     @Param() code: 'A1' & { readonly __brand: 'Code' },
+    @Param() tagged: Tag[] & { readonly __brand: 'Tagged' },
   ): void {}
 
   /**
@@ -37,6 +39,7 @@ export class TypeTools {
    * @param maybe A tuple with an optional element.
    * @param nothing The empty tuple.
    * @param numbers An ArrayLike.
+   * @param words An Iterable.
    */
   @Tool()
   arrays(
@@ -47,6 +50,7 @@ export class TypeTools {
     @Param() maybe: [string, number?],
     @Param() nothing: [],
     @Param() numbers: ArrayLike<number>,
+    @Param() words: Iterable<string>,
   ): void {}
 
   /**
@@ -82,6 +86,8 @@ export class TypeTools {
    * @param point A one-line interface.
    * @param symbolic Symbol-keyed members.
    * @param settings A nested undocumented property.
+   * @param box A one-line interface with tags.
+   * @param labelled A record with a key that must be absent.
    */
   @Tool()
   shapes(
@@ -91,5 +97,7 @@ export class TypeTools {
     @Param() point: Point,
     @Param() symbolic: Symbolic,
     @Param() settings: Settings,
+    @Param() box: Box,
+    @Param() labelled: Labelled,
   ): void {}
 }

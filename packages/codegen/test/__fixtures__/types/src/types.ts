@@ -42,10 +42,15 @@ export interface Entry {
    */
   parent: Slug;
   alias: LongSlug;
+  /** A note, or null. */
+  note?: Slug | null;
 }
 
 /** An e-mail or a phone number, never both. */
 export type Contact = { /** E-mail address. */ email: string; phone?: never } | { email?: never; /** Phone number. */ phone: string };
+
+/** A box; its one-line JSDoc carries tags. */
+export interface Box { /** Width in cm. @minimum 1 */ width: number; /** Height in cm. @maximum 10 */ height: number }
 
 /** A point on the plane. */
 export interface Point { /** Horizontal. */ x: number; /** Vertical. */ y: number }
@@ -67,4 +72,11 @@ export interface Settings {
   undocumented: string;
   /** Nested. */
   nested: { inner: number };
+}
+
+/** Labels with a reserved key that must never be sent. */
+export interface Labelled {
+  [key: string]: string;
+  /** Reserved for the system. */
+  reserved?: never;
 }
