@@ -208,6 +208,7 @@ describe('types-refused fixture: what JSON cannot carry is an error naming the c
       error('@Param() missingList', 'RefusedTools.names → missingList → []', 'type name AlsoMissing cannot be found; import it or declare it (or fix its spelling).'),
       error('gone: never', 'RefusedTools.names → impossible → gone',
         'type never cannot be sent as JSON; no value has this type; to say the key must be absent, make the property optional (key?: never).'),
+      error('@Input() words', 'RefusedTools.listInput → words', 'the input of a tool must be an object type (a class or interface), not WordList.'),
     ]);
   });
 

@@ -64,7 +64,7 @@ export function arrayLikeElement(type: Type): { element: Type; extraMembers: str
   if (!element) return undefined;
   const extraMembers = type
     .getProperties()
-    .filter((p) => p.getDeclarations().some((d) => !d.getSourceFile().isDeclarationFile()))
+    .filter((p) => !p.getName().startsWith('__@') && p.getDeclarations().some((d) => !d.getSourceFile().isDeclarationFile()))
     .map((p) => p.getName());
   return { element, extraMembers };
 }

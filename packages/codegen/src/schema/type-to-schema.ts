@@ -67,7 +67,7 @@ export class SchemaBuilder {
       this.diagnostics.error(site.node, site.path, 'the input of a tool must be one object type, not a union; split it into several tools or make the varying part a property.');
       return undefined;
     }
-    if (!isObjectLike(type) || type.isArray() || type.getCallSignatures().length > 0) {
+    if (!isObjectLike(type) || type.isArray() || type.isReadonlyArray() || arrayLikeElement(type) || libraryType(type) || type.getCallSignatures().length > 0) {
       this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${typeText(type, site)}.`);
       return undefined;
     }

@@ -1,4 +1,4 @@
-import { Param, Tool } from '@toolwright/core';
+import { Input, Param, Tool } from '@toolwright/core';
 
 export enum Computed {
   Fixed = 1,
@@ -24,6 +24,9 @@ export interface Batch extends Array<string> {
  * @minimum abc
  */
 export type BadCount = number;
+
+/** A list of words: an array, so it cannot be the input object of a tool. */
+export class WordList extends Array<string> {}
 
 /** Tools that take types JSON cannot carry; each must be refused with a clear error. */
 export class RefusedTools {
@@ -74,4 +77,12 @@ export class RefusedTools {
     @Param() impossible: { /** Never there. */ gone: never },
     @Param() count: BadCount,
   ): void {}
+
+  /**
+   * Takes an array where the input object belongs.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   */
+  @Tool()
+  listInput(@Input() words: WordList): void {}
 }
