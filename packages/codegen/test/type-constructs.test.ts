@@ -84,13 +84,14 @@ describe('types fixture: every construct gives a schema a standard validator com
     expect(props('arrays').readonlyTags).toEqual({ type: 'array', description: 'A ReadonlyArray.', items: tag });
     expect(props('arrays').numbers).toEqual({ type: 'array', description: 'An ArrayLike.', items: { type: 'number' } });
     expect(props('arrays').words).toEqual({ type: 'array', description: 'An Iterable.', items: { type: 'string' } });
+    expect(props('arrays').wordArray).toEqual({ type: 'array', description: 'A class extending Array.', items: { type: 'string' } });
     expect(props('arrays').pair).toEqual({
       type: 'array', description: 'A readonly tuple.', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false, minItems: 2, maxItems: 2,
     });
     expect(props('arrays').maybe).toMatchObject({ minItems: 1, maxItems: 2 });
-    expectInputs('arrays', { tags: [{ name: 'a' }], labels: ['x'], readonlyTags: [], pair: ['a', 1], maybe: ['a', 2], nothing: [], numbers: [1, 2], words: ['w'] }, {
+    expectInputs('arrays', { tags: [{ name: 'a' }], labels: ['x'], readonlyTags: [], pair: ['a', 1], maybe: ['a', 2], nothing: [], numbers: [1, 2], words: ['w'], wordArray: [] }, {
       accepts: [{ maybe: ['a'] }],
-      refuses: [{ tags: { length: 1, 0: { name: 'a' } } }, { labels: [1] }, { pair: ['a', 1, 2] }, { pair: [1, 'a'] }, { maybe: [] }, { nothing: ['x'] }, { words: 'w' }],
+      refuses: [{ tags: { length: 1, 0: { name: 'a' } } }, { labels: [1] }, { pair: ['a', 1, 2] }, { pair: [1, 'a'] }, { maybe: [] }, { nothing: ['x'] }, { words: 'w' }, { wordArray: [1] }],
     });
   });
 
@@ -121,10 +122,15 @@ describe('types fixture: every construct gives a schema a standard validator com
       alias: { type: 'string', description: 'A slug of at least three letters.', ...lowercase, minLength: 3 },
       note: { type: ['string', 'null'], description: 'A note, or null.', ...lowercase },
     });
+    expect(props('aliases').list.items).toEqual({ type: 'string', description: 'A lowercase slug.', ...lowercase });
+    expect((props('aliases').pair.prefixItems as JsonSchema[])[0]).toEqual({ type: 'string', description: 'A lowercase slug.', ...lowercase });
     const entry = { slug: 'home', parent: 'root', alias: 'start' };
-    expectInputs('aliases', { slug: 'abc', long: 'abcd', slugs: ['a'], entry }, {
+    expectInputs('aliases', { slug: 'abc', long: 'abcd', slugs: ['a'], entry, list: ['b'], pair: ['c', 1] }, {
       accepts: [{ entry: { ...entry, note: null } }, { entry: { ...entry, note: 'hi' } }],
-      refuses: [{ slug: 'ABC' }, { slug: 'a'.repeat(21) }, { long: 'ab' }, { slugs: ['A'] }, { entry: { ...entry, parent: 'a'.repeat(11) } }, { entry: { ...entry, note: 'X' } }],
+      refuses: [
+        { slug: 'ABC' }, { slug: 'a'.repeat(21) }, { long: 'ab' }, { slugs: ['A'] }, { list: ['B'] }, { pair: ['C', 1] },
+        { entry: { ...entry, parent: 'a'.repeat(11) } }, { entry: { ...entry, note: 'X' } },
+      ],
     });
   });
 
@@ -209,6 +215,14 @@ describe('types-refused fixture: what JSON cannot carry is an error naming the c
       error('gone: never', 'RefusedTools.names → impossible → gone',
         'type never cannot be sent as JSON; no value has this type; to say the key must be absent, make the property optional (key?: never).'),
       error('@Input() words', 'RefusedTools.listInput → words', 'the input of a tool must be an object type (a class or interface), not WordList.'),
+      error('@Param() callable', 'RefusedTools.more → callable', 'type Function cannot be sent as JSON; a tool input carries data only; take the data the function would need.'),
+      error('@Param() readonlyMap', 'RefusedTools.more → readonlyMap', 'type ReadonlyMap cannot be sent as JSON; use Record<string, T> or an array of entries.'),
+      error('@Param() readonlySet', 'RefusedTools.more → readonlySet', 'type ReadonlySet cannot be sent as JSON; use an array (add @uniqueItems if the values must be distinct).'),
+      error('@Param() weakSet', 'RefusedTools.more → weakSet', 'type WeakSet cannot be sent as JSON; use an array.'),
+      error('@Param() weakRef', 'RefusedTools.more → weakRef', 'type WeakRef cannot be sent as JSON; take the value itself.'),
+      error('@Param() buffer', 'RefusedTools.more → buffer', 'type ArrayBuffer cannot be sent as JSON; take the bytes as a base64 string.'),
+      error('@Param() nodeBuffer', 'RefusedTools.more → nodeBuffer', 'type Buffer cannot be sent as JSON; take the bytes as a base64 string.'),
+      error('@Param() rest', 'RefusedTools.more → rest', 'tuple [string, ...number[]] has a rest element; use an array, or a tuple of fixed length.'),
     ]);
   });
 
@@ -216,6 +230,8 @@ describe('types-refused fixture: what JSON cannot carry is an error naming the c
     const library = refused.result.tools.find((t) => t.name === 'library')!.definition.input_schema.properties as Record<string, JsonSchema>;
     for (const name of ['later', 'thenable', 'pattern', 'cache', 'bytes', 'failure', 'collator']) expect(Object.keys(library[name])).toEqual(['description']);
     expect(JSON.stringify(library)).not.toMatch(/"(then|exec|compare|message|__@[^"]*)"/);
+    const more = refused.result.tools.find((t) => t.name === 'more')!.definition.input_schema.properties as Record<string, JsonSchema>;
+    for (const schema of Object.values(more)) expect(Object.keys(schema)).toEqual(['description']);
   });
 
   it('writes nothing', () => {

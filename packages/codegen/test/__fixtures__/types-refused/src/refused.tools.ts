@@ -85,4 +85,30 @@ export class RefusedTools {
    */
   @Tool()
   listInput(@Input() words: WordList): void {}
+
+  /**
+   * Takes the other library types JSON cannot carry.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param callable A Function.
+   * @param readonlyMap A ReadonlyMap.
+   * @param readonlySet A ReadonlySet.
+   * @param weakSet A WeakSet.
+   * @param weakRef A WeakRef.
+   * @param buffer An ArrayBuffer.
+   * @param nodeBuffer A Node Buffer.
+   * @param rest A tuple with a rest element.
+   */
+  @Tool()
+  more(
+    @Param() callable: Function,
+    @Param() readonlyMap: ReadonlyMap<string, number>,
+    @Param() readonlySet: ReadonlySet<string>,
+    @Param() weakSet: WeakSet<object>,
+    @Param() weakRef: WeakRef<object>,
+    @Param() buffer: ArrayBuffer,
+    @Param() nodeBuffer: Buffer,
+    @Param() rest: [string, ...number[]],
+  ): void {}
+
 }

@@ -1,5 +1,5 @@
 import { Param, Tool } from '@toolwright/core';
-import type { Box, Cents, Contact, Entry, Labelled, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId } from './types';
+import type { Box, Cents, Contact, Entry, Labelled, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId, WordArray } from './types';
 
 type Flag = boolean & { readonly __brand: 'Flag' };
 
@@ -40,6 +40,7 @@ export class TypeTools {
    * @param nothing The empty tuple.
    * @param numbers An ArrayLike.
    * @param words An Iterable.
+   * @param wordArray A class extending Array.
    */
   @Tool()
   arrays(
@@ -51,6 +52,7 @@ export class TypeTools {
     @Param() nothing: [],
     @Param() numbers: ArrayLike<number>,
     @Param() words: Iterable<string>,
+    @Param() wordArray: WordArray,
   ): void {}
 
   /**
@@ -72,9 +74,18 @@ export class TypeTools {
    * @param long A long slug.
    * @param slugs Slugs.
    * @param entry An entry.
+   * @param list Slugs, as Array<Slug>.
+   * @param pair A slug and a number.
    */
   @Tool()
-  aliases(@Param() slug: Slug, @Param() long: LongSlug, @Param() slugs: Slug[], @Param() entry: Entry): void {}
+  aliases(
+    @Param() slug: Slug,
+    @Param() long: LongSlug,
+    @Param() slugs: Slug[],
+    @Param() entry: Entry,
+    @Param() list: Array<Slug>,
+    @Param() pair: [Slug, number],
+  ): void {}
 
   /**
    * Takes object shapes.

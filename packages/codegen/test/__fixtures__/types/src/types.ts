@@ -19,6 +19,9 @@ export interface Tags extends Array<Tag> {}
 
 export interface Labels extends ReadonlyArray<string> {}
 
+/** Words, as a class. */
+export class WordArray extends Array<string> {}
+
 /**
  * A lowercase slug.
  * @pattern ^[a-z]+$
