@@ -79,7 +79,7 @@ export interface Settings {
 
 /** Labels with a reserved key that must never be sent. */
 export interface Labelled {
-  [key: string]: string;
+  [key: string]: string | undefined;
   /** Reserved for the system. */
   reserved?: never;
 }
