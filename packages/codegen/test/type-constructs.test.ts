@@ -205,7 +205,7 @@ describe('types-refused fixture: what JSON cannot carry is an error naming the c
       error('@Param() bytes', 'RefusedTools.library → bytes', 'type Uint8Array cannot be sent as JSON; take the bytes as a base64 string, or the numbers as number[].'),
       error('@Param() failure', 'RefusedTools.library → failure', 'type Error cannot be sent as JSON; take the message as a string.'),
       error('@Param() collator', 'RefusedTools.library → collator',
-        'type Intl.Collator cannot be sent as JSON; it is a library object with methods (compare, resolvedOptions), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields).'),
+        'type Intl.Collator cannot be sent as JSON; it is a platform object with methods (compare, resolvedOptions), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields).'),
       error('@Param() batch', 'RefusedTools.library → batch',
         'type Batch is an array with extra members (label), which a JSON array cannot carry; remove them, or use an object with an array property.'),
       error('@Param() level', 'RefusedTools.names → level',

@@ -1,12 +1,12 @@
 import { Node, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 
-/** What a type declared by the platform or a library is, for the schema. */
+/** What a type declared by the platform (TypeScript's lib, `@types/node`) is, for the schema. */
 export type LibraryType =
   | { kind: 'date' }
   | { kind: 'url' }
   | { kind: 'refused'; name: string; advice: string };
 
-/** Library types that cannot travel as JSON, with what to take instead. */
+/** Platform types that cannot travel as JSON, with what to take instead. */
 const REFUSED: Record<string, string> = {
   Promise: 'take the resolved value instead: the tool receives data, not a pending computation',
   PromiseLike: 'take the resolved value instead: the tool receives data, not a pending computation',
@@ -27,19 +27,22 @@ const REFUSED: Record<string, string> = {
   Uint8Array: 'take the bytes as a base64 string, or the numbers as number[]',
 };
 
+const PLATFORM_FILE = /[\\/](typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts|@types[\\/]node[\\/].*\.d\.ts)$/;
+
 /** Lib interfaces that mean "something you can read items from": a JSON array is one. */
 const ARRAY_LIKE = new Set(['ArrayLike', 'Iterable', 'ConcatArray']);
 
 /**
- * `Date`, `URL` and the library types that are refused. A library type with methods is refused
+ * `Date`, `URL` and the platform types that are refused. A platform type with methods is refused
  * even when it is not listed: the run time would hand the method a plain object without them.
+ * Classes of other packages are left to the user (a shared DTO package is common).
  */
 export function libraryType(type: Type): LibraryType | undefined {
   const symbol = type.getSymbol();
-  if (!symbol || !isDeclaredByLibrary(symbol)) return undefined;
+  if (!symbol || !isPlatformSymbol(symbol)) return undefined;
   const name = symbol.getName();
-  if (isPlatformSymbol(symbol) && name === 'Date') return { kind: 'date' };
-  if (isPlatformSymbol(symbol) && name === 'URL') return { kind: 'url' };
+  if (name === 'Date') return { kind: 'date' };
+  if (name === 'URL') return { kind: 'url' };
   if (REFUSED[name]) return { kind: 'refused', name, advice: REFUSED[name] };
   const qualified = symbol.getFullyQualifiedName().replace(/^global\./, '');
   const methods = type.getProperties().filter(isMethod).map((p) => p.getName()).filter((n) => !n.startsWith('__@'));
@@ -48,7 +51,7 @@ export function libraryType(type: Type): LibraryType | undefined {
   return {
     kind: 'refused',
     name: qualified,
-    advice: `it is a library object with methods (${shown}), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields)`,
+    advice: `it is a platform object with methods (${shown}), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields)`,
   };
 }
 
@@ -82,12 +85,10 @@ function isMethod(property: MorphSymbol): boolean {
   return property.getDeclarations().some((d) => Node.isMethodSignature(d) || Node.isMethodDeclaration(d));
 }
 
-function isDeclaredByLibrary(symbol: MorphSymbol): boolean {
-  const declarations = symbol.getDeclarations();
-  return declarations.length > 0 && declarations.every((d) => d.getSourceFile().isDeclarationFile());
-}
-
-/** Declared by TypeScript's `lib` files or by `@types/node`: the platform, not a package that reuses a name. */
+/**
+ * Declared by TypeScript's `lib` files or by `@types/node` (also when the user's code augments
+ * it, as date libraries do with `Date`), not a package's class that reuses a name.
+ */
 function isPlatformSymbol(symbol: MorphSymbol): boolean {
-  return symbol.getDeclarations().some((d) => /[\\/](typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts|@types[\\/]node[\\/].*\.d\.ts)$/.test(d.getSourceFile().getFilePath()));
+  return symbol.getDeclarations().some((d) => PLATFORM_FILE.test(d.getSourceFile().getFilePath()));
 }
