@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { ToolManifest } from '@toolwright/core';
 import { URL_TYPE, type JsonSchema } from '../src/schema/json-schema';
 import { FIXTURES, runFixture } from './support/fixtures';
 
@@ -178,6 +179,19 @@ describe('types fixture: every construct gives a schema a standard validator com
     const again = new (types.generator.constructor as typeof import('../src/generate').Generator)({ project: path.join(FIXTURES, 'types', 'tsconfig.json'), write: false }).run();
     expect(again.code).toBe(types.result.code);
     expect(JSON.stringify(again.tools.map((t) => t.definition))).toBe(JSON.stringify(types.result.tools.map((t) => t.definition)));
+  });
+});
+
+describe('types fixture: the generated module', () => {
+  const out = path.join(FIXTURES, 'types', 'src', 'tools.generated.ts');
+  afterAll(() => fs.rmSync(out, { force: true }));
+
+  it('type-checks with every construct in it and binds to the tools class', () => {
+    const written = runFixture('types', out).result;
+    expect(written.written).toBe(true);
+    // ts-jest type-checks the generated module under the repository's strict tsconfig here.
+    const { toolManifest } = require('./__fixtures__/types/src/tools.generated') as { toolManifest: ToolManifest };
+    expect(toolManifest.entries.map((e) => e.definition.name)).toEqual(types.result.tools.map((t) => t.name));
   });
 });
 
