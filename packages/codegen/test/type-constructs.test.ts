@@ -50,10 +50,12 @@ describe('types fixture: every construct gives a schema a standard validator com
     ]);
   });
 
-  it('every input_schema compiles under Ajv 2020 in strict mode, with an object root and no $schema', () => {
+  it('every input_schema compiles under Ajv 2020 in strict mode, with an object root, no $schema and $defs only when needed', () => {
     for (const tool of types.result.tools) {
       expect(() => validatorOf(tool.name)).not.toThrow();
-      expect(Object.keys(tool.definition.input_schema)).toEqual(['type', 'properties', 'required', 'additionalProperties']);
+      const { $defs, ...root } = tool.definition.input_schema;
+      expect(Object.keys(root)).toEqual(['type', 'properties', 'required', 'additionalProperties']);
+      if ($defs !== undefined) expect(Object.keys($defs as object).length).toBeGreaterThan(0);
       expect(tool.definition.input_schema.additionalProperties).toBe(false);
     }
   });
@@ -149,6 +151,25 @@ describe('types fixture: every construct gives a schema a standard validator com
   it('Record<string, never> is the empty object; object is any object', () => {
     expect(props('shapes').empty).toEqual({ type: 'object', description: 'An empty record.', additionalProperties: false });
     expect(props('shapes').anything).toEqual({ type: 'object', description: 'Any object.' });
+  });
+
+  it('a union that contains itself goes through $defs, like a recursive object', () => {
+    const schema = schemaOf(types.result, 'recursive');
+    expect(props('recursive').expr).toEqual({ $ref: '#/$defs/Expr', description: 'Nested lists of numbers.' });
+    expect(schema.$defs).toEqual({
+      Expr: { description: 'A number, or a list of expressions.', anyOf: [{ type: 'number' }, { type: 'array', items: { $ref: '#/$defs/Expr' } }] },
+      Json: {
+        description: 'Any JSON value.',
+        anyOf: [
+          { type: 'string' }, { type: 'number' }, { type: 'boolean' },
+          { type: 'array', items: { $ref: '#/$defs/Json' } }, { type: 'object', additionalProperties: { $ref: '#/$defs/Json' } }, { type: 'null' },
+        ],
+      },
+    });
+    expectInputs('recursive', { expr: [1, [2, [3, []]]], json: { a: [1, 'b', null, { c: true }] } }, {
+      accepts: [{ expr: 4 }, { json: null }],
+      refuses: [{ expr: ['a'] }, { expr: [[true]] }, { expr: null }],
+    });
   });
 
   it('JSDoc on a one-line interface is read, tags included', () => {

@@ -96,8 +96,8 @@ export class SchemaBuilder {
     const doc = readDocComment(alias);
     const tags = keywordsFromTags(doc.tags, this.diagnostics, site.path);
     applyKeywords(schema, tags.keywords, this.diagnostics, site.path);
-    // The alias written closest to the use says the most about it.
-    if (doc.description) schema.description = doc.description;
+    // The alias written closest to the use says the most about it; a `$ref`'s target already says it.
+    if (doc.description && !schema.$ref) schema.description = doc.description;
     return schema;
   }
 
@@ -126,7 +126,7 @@ export class SchemaBuilder {
     if (type.isNumber()) return { type: 'number' };
     if (type.isNull()) return { type: 'null' };
     if (type.isLiteral() || type.isBooleanLiteral()) return literalSchema([literalValue(type)]);
-    if (type.isUnion()) return this.union(membersInSourceOrder(type, site.typeNode), site);
+    if (type.isUnion()) return this.namedUnion(type, site);
     if (type.isIntersection()) return this.intersection(type, site);
     if (flags & ts.TypeFlags.EnumLike) return this.computedEnum(type, site);
     if (type.isTuple()) return this.tuple(type, site);
@@ -159,6 +159,29 @@ export class SchemaBuilder {
     this.diagnostics.error(site.node, site.path,
       `enum member ${member.getParent().getName()}.${name} = ${member.getInitializer()?.getText()} has no literal value, so the schema cannot list it; give it one (${name} = 2 or ${name} = '${name.toLowerCase()}').`);
     return {};
+  }
+
+  /**
+   * A union met again while it is being converted (`type Json = ... | Json[]`) becomes a `$ref`,
+   * like a recursive object. Only a named union can contain itself.
+   */
+  private namedUnion(type: Type, site: TypeSite): JsonSchema {
+    const build = () => this.union(membersInSourceOrder(type, site.typeNode), site);
+    if (!type.getAliasSymbol()) return build();
+    const key = type.compilerType;
+    const running = this.inProgress.get(key);
+    if (running) {
+      running.recursive = true;
+      return { $ref: `#/$defs/${this.defName(type)}` };
+    }
+    const state = { recursive: false };
+    this.inProgress.set(key, state);
+    const schema = build();
+    this.inProgress.delete(key);
+    if (!state.recursive) return schema;
+    const description = typeDescription(type);
+    this.defs.set(this.defName(type), description ? { ...schema, description } : schema);
+    return { $ref: `#/$defs/${this.defName(type)}` };
   }
 
   private union(members: WrittenMember[], site: TypeSite): JsonSchema {

@@ -1,5 +1,5 @@
 import { Param, Tool } from '@toolwright/core';
-import type { Box, Cents, Contact, Entry, Labelled, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId, WordArray } from './types';
+import type { Box, Cents, Contact, Entry, Expr, Json, Labelled, Labels, LongSlug, Point, Settings, Size, Slug, Symbolic, Tag, Tags, UserId, WordArray } from './types';
 
 type Flag = boolean & { readonly __brand: 'Flag' };
 
@@ -111,4 +111,14 @@ export class TypeTools {
     @Param() box: Box,
     @Param() labelled: Labelled,
   ): void {}
+
+  /**
+   * Takes recursive unions.
+   * Use it only in tests of the code generator.
+   * It does nothing at all.
+   * @param expr Nested lists of numbers.
+   * @param json Any JSON value.
+   */
+  @Tool()
+  recursive(@Param() expr: Expr, @Param() json: Json): void {}
 }

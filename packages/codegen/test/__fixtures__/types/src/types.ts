@@ -83,3 +83,9 @@ export interface Labelled {
   /** Reserved for the system. */
   reserved?: never;
 }
+
+/** Any JSON value. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** A number, or a list of expressions. */
+export type Expr = number | Expr[];
