@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { ToolManifest } from '@toolwright/core';
-import { URL_TYPE, type JsonSchema } from '../src/schema/json-schema';
+import type { JsonSchema } from '../src/schema/json-schema';
 import { FIXTURES, runFixture } from './support/fixtures';
 
 /** A standard validator, strict about the schemas it is given: an unknown keyword or a malformed one throws. */
@@ -102,12 +102,10 @@ describe('types fixture: every construct gives a schema a standard validator com
     expect(props('arrays').nothing).toEqual({ type: 'array', description: 'The empty tuple.', maxItems: 0 });
   });
 
-  it('URL is a uri string, marked for the run time to turn into a URL', () => {
+  it('URL is a uri string', () => {
     expect(props('links').homepage).toEqual({ type: 'string', description: 'A URL.', format: 'uri' });
     expect(props('links').links).toEqual({ type: 'array', description: 'URLs.', items: { type: 'string', format: 'uri' } });
     expect(props('links').backup).toEqual({ type: ['string', 'null'], description: 'A URL or null.', format: 'uri' });
-    const runTime = types.result.tools.find((t) => t.name === 'links')!.inputSchema.properties as Record<string, JsonSchema & { [URL_TYPE]?: true }>;
-    expect(runTime.homepage[URL_TYPE]).toBe(true);
     expectInputs('links', { homepage: 'https://example.com/a', links: ['http://localhost:3000/cb'], backup: null }, {
       accepts: [{ backup: 'https://example.com' }],
       refuses: [{ homepage: 'not a url' }, { homepage: { href: 'https://example.com' } }, { links: ['example.com'] }],

@@ -10,17 +10,6 @@ export interface JsonSchema {
  */
 export const DATE_TYPE = Symbol('toolwright.date');
 
-/** Marks a schema produced for `URL`: a `format: uri` string the run time turns into a `URL`. */
-export const URL_TYPE = Symbol('toolwright.url');
-
-const MARKERS = [DATE_TYPE, URL_TYPE];
-
-/** Copies the conversion markers, which `Object.entries` and JSON leave behind. */
-export function copyMarkers<T extends object>(from: object, to: T): T {
-  for (const marker of MARKERS) if ((from as Record<symbol, unknown>)[marker]) (to as Record<symbol, unknown>)[marker] = true;
-  return to;
-}
-
 const KEY_ORDER = [
   '$ref', 'type', 'title', 'description', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
@@ -37,7 +26,8 @@ export function orderKeys(schema: JsonSchema): JsonSchema {
   const keys = Object.keys(schema).sort((a, b) => (RANK.get(a) ?? 99) - (RANK.get(b) ?? 99) || a.localeCompare(b));
   const ordered: JsonSchema = {};
   for (const key of keys) ordered[key] = orderChild(key, schema[key]);
-  return copyMarkers(schema, ordered);
+  if ((schema as { [DATE_TYPE]?: true })[DATE_TYPE]) (ordered as { [DATE_TYPE]?: true })[DATE_TYPE] = true;
+  return ordered;
 }
 
 function orderChild(key: string, value: unknown): unknown {
@@ -79,11 +69,12 @@ export function isNullSchema(schema: JsonSchema): boolean {
   return schema.type === 'null';
 }
 
-/** A deep copy that keeps the conversion markers; memoized schemas are handed out as copies. */
+/** A deep copy that keeps the `Date` marker; memoized schemas are handed out as copies. */
 export function cloneSchema<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneSchema) as T;
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string | symbol, unknown> = {};
   for (const [key, child] of Object.entries(value)) copy[key] = cloneSchema(child);
-  return copyMarkers(value, copy) as T;
+  if ((value as { [DATE_TYPE]?: true })[DATE_TYPE]) copy[DATE_TYPE] = true;
+  return copy as T;
 }

@@ -3,7 +3,7 @@ import type { Diagnostics } from '../lint/diagnostic';
 import { readDocComment } from '../jsdoc/read-jsdoc';
 import { keywordsFromTags } from '../jsdoc/tag-keywords';
 import { keywordsFromValidators } from '../validators/class-validator-keywords';
-import { DATE_TYPE, URL_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
+import { DATE_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
 import { applyKeywords } from './keywords';
 import { arrayLikeElement, libraryType } from './library-types';
 import { aliasDeclarationOf, arrayElementNode, tupleElementNodes } from './type-nodes';
@@ -251,8 +251,13 @@ export class SchemaBuilder {
 
   private object(type: Type, site: TypeSite): JsonSchema {
     const library = libraryType(type);
-    if (library?.kind === 'date') return markedString('date-time', DATE_TYPE);
-    if (library?.kind === 'url') return markedString('uri', URL_TYPE);
+    if (library?.kind === 'date') {
+      const schema: JsonSchema = { type: 'string', format: 'date-time' };
+      (schema as { [DATE_TYPE]?: true })[DATE_TYPE] = true;
+      return schema;
+    }
+    // The instance plan reads the same type and hands the method a `URL`.
+    if (library?.kind === 'url') return { type: 'string', format: 'uri' };
     if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       return this.unsupported(site, `function ${typeText(type, site)}`, 'a tool input carries data only; take the data the function would need');
@@ -399,12 +404,6 @@ function absorbLiterals(members: WrittenMember[]): WrittenMember[] {
     return !(anyNumber && m.type.isNumberLiteral());
   });
   return kept.filter((m, i) => kept.findIndex((other) => other.type.compilerType === m.type.compilerType) === i);
-}
-
-function markedString(format: string, marker: symbol): JsonSchema {
-  const schema: JsonSchema = { type: 'string', format };
-  (schema as Record<symbol, unknown>)[marker] = true;
-  return schema;
 }
 
 function isNonPublic(declaration: Node): boolean {
