@@ -62,7 +62,6 @@ const invalidInput: fc.Arbitrary<unknown> = fc.oneof(
     () => JSON.parse('{"__proto__":{"polluted":"yes"}}'),
     () => JSON.parse('{"key":"k1","meta":{"__proto__":{"polluted":"yes"}}}'),
     () => JSON.parse('{"key":"k1","list":[{"__proto__":{"polluted":"yes"}}]}'),
-    () => JSON.parse('{"key":"k1","constructor":{"prototype":{"polluted":"yes"}}}'),
     () => ({ key: 'k'.repeat(100_000) }),
     () => ({ key: 'k1', note: 'x'.repeat(100_000) }),
     () => ({ key: nested(40) }),

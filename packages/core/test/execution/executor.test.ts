@@ -473,7 +473,7 @@ describe('user code that throws during validation', () => {
       okResult('r'),
       okResult('w'),
     ]);
-    expect(lab.logged).toEqual([{ level: 'error', message: 'toolwright: tool trimmed (bad) failed:' }]);
+    expect(lab.logged).toEqual([{ level: 'error', message: 'toolwright: tool trimmed (bad) failed during validation:' }]);
   });
 });
 
