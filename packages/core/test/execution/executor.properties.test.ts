@@ -191,6 +191,25 @@ describe('executor guarantees (property tests)', () => {
     );
   });
 
+  it('8. whatever a tool throws or returns, every call gets exactly one result, in order, and a completed write is reported ok', async () => {
+    // The batches mix in hostile tools (Proxies whose every trap throws, throwing getters, fake
+    // ToolErrors, malformed blocks, megabyte strings), a logger and listeners that throw.
+    await fc.assert(
+      fc.asyncProperty(batches(), async (batch) => {
+        const { lab, results, outcomes } = await runBatch(batch);
+        expect(results.map((r) => r.tool_use_id)).toEqual(batch.calls.map((_, i) => idOf(i)));
+        batch.calls.forEach((call, i) => {
+          if (!lab.traces.get(idOf(i))?.completed) return;
+          expect(outcomes[i]).toBe('ok');
+          expect(results[i].is_error).toBeUndefined();
+        });
+        const sent = JSON.stringify(results);
+        expect(sent.length).toBeLessThanOrEqual(2 + batch.calls.length * 3_000);
+      }),
+      RUNS,
+    );
+  });
+
   it('every result is the one its call earned, by a reference model of the executor', async () => {
     await fc.assert(
       fc.asyncProperty(batches(), async (batch) => {
