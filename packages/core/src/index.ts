@@ -21,6 +21,7 @@ export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
 export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/run-tool-loop';
+export type { MessagesClient } from './loop/messages-client';
 export type { ToolLoopStopReason, ToolLoopLimit } from './loop/stop-reasons';
 export type { ToolLoopEvent } from './loop/loop-events';
 export type { ToolLoopUsage } from './loop/usage';
