@@ -38,6 +38,9 @@ export interface ExecutionDefaults {
   onWriteFailure: WriteFailurePolicy;
 }
 
+/** The reason a batch's leftovers see once `execute` has answered; one object, not one per batch. */
+const EXECUTE_RETURNED = new Error('execute returned');
+
 const DEFAULTS: ExecutionDefaults = {
   timeoutMs: 30_000,
   maxResultChars: 20_000,
@@ -132,15 +135,7 @@ export class ToolContainer<TAuth = unknown> {
     const calls = this.scheduledCalls(content);
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const duplicate = duplicateId(calls);
-    if (duplicate) {
-      // Answering one id twice is a 400 from the API, and running the calls would repeat writes
-      // the model cannot tell apart: the whole message is refused before anything runs.
-      const message = capText(modelMessages.duplicateId(duplicate.id, duplicate.times), this.defaults.maxResultChars);
-      return calls.map((call) => {
-        this.announceSkip(call, 'duplicate_id', emit);
-        return answer(call, 'not_executed', message).result;
-      });
-    }
+    if (duplicate) return this.refuseDuplicateIds(calls, modelMessages.duplicateId(duplicate.id, duplicate.times), emit);
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
     const results: CallResult[] = new Array(calls.length);
@@ -160,7 +155,7 @@ export class ToolContainer<TAuth = unknown> {
       this.logger.error('toolwright: execute failed unexpectedly; answering the calls without a result as internal errors:', error);
     } finally {
       // Whatever of this batch is still pending must not start once its answers are out.
-      cancellation.cancel(new Error('execute returned'));
+      cancellation.cancel(EXECUTE_RETURNED);
       unfollow();
     }
     return calls.map((call, i) => (results[i] ?? answer(call, 'internal_error', modelMessages.internal(call.name))).result);
@@ -174,6 +169,18 @@ export class ToolContainer<TAuth = unknown> {
   /** The tools for the SDK's `client.beta.messages.toolRunner`, answering through `execute`. */
   asRunnableTools(options: RunnableToolsOptions<TAuth> = {}) {
     return runnableTools(this, options);
+  }
+
+  /**
+   * Answering one id twice is a 400 from the API, and running the calls would repeat writes the
+   * model cannot tell apart: the whole message is refused before anything runs.
+   */
+  private refuseDuplicateIds(calls: readonly ScheduledCall[], why: string, emit?: (e: ToolEvent) => void): ToolResultBlockParam[] {
+    const message = capText(why, this.defaults.maxResultChars);
+    return calls.map((call) => {
+      this.announceSkip(call, 'duplicate_id', emit);
+      return answer(call, 'not_executed', message).result;
+    });
   }
 
   /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */

@@ -1,4 +1,4 @@
-import { validateInput, type InputCheck } from '../validation/validate-input';
+import { validateInput } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
 import type { ToolContext, ToolLogger } from '../context';
@@ -43,7 +43,7 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     const checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema, env.limits);
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
-    const settled = await execute(tool, call, env, checked);
+    const settled = await runBounded(tool, call, env, checked.value);
     step = 'result';
     return answerFor(tool, call, env, settled);
   } catch (error) {
@@ -51,7 +51,8 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   }
 }
 
-async function execute(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, checked: InputCheck & { ok: true }): Promise<Settled> {
+/** Guard and method with the call's `ToolContext`, within its timeout and the batch's signal. */
+function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input: object): Promise<Settled> {
   const abort = new LazyAbort();
   const ctx: ToolContext<unknown> = {
     toolUseId: call.id,
@@ -62,7 +63,7 @@ async function execute(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, che
     },
     logger: env.logger,
   };
-  return settleWithin(() => run(tool, ctx, abort, checked.value, env.timeoutMs), abort, env, () => `${tool.name} (${echo(call.id)})`);
+  return settleWithin(() => run(tool, ctx, abort, input, env.timeoutMs), abort, env, () => `${tool.name} (${echo(call.id)})`);
 }
 
 /**
