@@ -72,8 +72,10 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
       case 'undefined':
         return undefined;
       case 'object':
-        bytes += 4;
-        if (value === null) return undefined;
+        if (value === null) {
+          bytes += 4;
+          return undefined;
+        }
         if (frame.depth >= limits.maxDepth) return modelMessages.tooDeep(limits.maxDepth);
         pending.push({ value, depth: frame.depth + 1, parent: frame, key });
         return undefined;
@@ -91,13 +93,13 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
     let refused: string | undefined;
     if (Array.isArray(value)) {
       if (value.length > limits.maxArrayLength) return modelMessages.arrayTooLong(pathOf(frame.parent, frame.key), limits.maxArrayLength);
-      bytes += value.length;
+      bytes += 2 + Math.max(value.length - 1, 0);
       for (let i = 0; i < value.length && !refused; i++) refused = visit(value[i], frame, i) ?? overBytes();
     } else {
       const own = Object.keys(value);
       keys += own.length;
       if (keys > limits.maxKeys) return modelMessages.tooManyKeys(limits.maxKeys);
-      bytes += own.length + 1;
+      bytes += 2 + Math.max(own.length - 1, 0);
       for (let i = 0; i < own.length && !refused; i++) {
         const key = own[i];
         if (key === FORBIDDEN_KEY) return modelMessages.forbiddenKey(pathOf(frame, key));
@@ -106,6 +108,7 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
         refused = visit((value as Record<string, unknown>)[key], frame, key) ?? overBytes();
       }
     }
+    refused ??= overBytes();
     if (refused) return refused;
   }
   return undefined;

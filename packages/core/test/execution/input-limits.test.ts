@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { checkPlainInput, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../src/validation/plain-input';
 import { Probe, probeContainer, use } from './probe';
 
@@ -104,5 +105,76 @@ describe('the container option `limits`', () => {
 
   it.each(['maxInputBytes', 'maxKeys', 'maxDepth', 'maxArrayLength', 'maxStringLength'])('%s must be a positive integer', (key) => {
     expect(() => probeContainer(new Probe(), { limits: { [key]: 0 } })).toThrow(new RangeError(`ToolContainer: limits.${key} must be a positive integer, got 0.`));
+  });
+});
+
+describe('the limits against a reference model (property, 1,000 inputs)', () => {
+  // Characters JSON does not escape, so the model's byte count is exactly the JSON's.
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '😀', ' '), maxLength: 8 });
+  const { object } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+    array: fc.array(tie('value'), { maxLength: 5 }),
+    object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
+  }));
+  const limits = fc.record({
+    maxInputBytes: fc.integer({ min: 1, max: 200 }),
+    maxKeys: fc.integer({ min: 1, max: 20 }),
+    maxDepth: fc.integer({ min: 1, max: 6 }),
+    maxArrayLength: fc.integer({ min: 1, max: 5 }),
+    maxStringLength: fc.integer({ min: 1, max: 8 }),
+  });
+
+  /** Everything measured the slow, obvious way. */
+  function measure(value: unknown): { keys: number; depth: number; array: number; string: number } {
+    if (typeof value === 'string') return { keys: 0, depth: 0, array: 0, string: value.length };
+    if (typeof value !== 'object' || value === null) return { keys: 0, depth: 0, array: 0, string: 0 };
+    const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
+    const own = {
+      keys: Array.isArray(value) ? 0 : entries.length,
+      depth: 1,
+      array: Array.isArray(value) ? value.length : 0,
+      string: Math.max(0, ...entries.map(([k]) => k.length)),
+    };
+    for (const [, child] of entries) {
+      const m = measure(child);
+      own.keys += m.keys;
+      own.depth = Math.max(own.depth, m.depth + 1);
+      own.array = Math.max(own.array, m.array);
+      own.string = Math.max(own.string, m.string);
+    }
+    return own;
+  }
+
+  it('an input is refused exactly when it breaks a limit, and the message names a limit it breaks', () => {
+    fc.assert(
+      fc.property(object, limits, (input, l) => {
+        const m = measure(input);
+        const broken = new Set<string>();
+        if (Buffer.byteLength(JSON.stringify(input)) > l.maxInputBytes) broken.add('bytes');
+        if (m.keys > l.maxKeys) broken.add('keys');
+        if (m.depth > l.maxDepth) broken.add('depth');
+        if (m.array > l.maxArrayLength) broken.add('array');
+        if (m.string > l.maxStringLength) broken.add('string');
+        const message = checkPlainInput(input, l);
+        if (broken.size === 0) {
+          expect(message).toBeUndefined();
+          return;
+        }
+        const kind = /bytes of JSON/.test(message ?? '')
+          ? 'bytes'
+          : /keys in all/.test(message ?? '')
+            ? 'keys'
+            : /nested deeper/.test(message ?? '')
+              ? 'depth'
+              : /elements\.$/.test(message ?? '')
+                ? 'array'
+                : /longer than/.test(message ?? '')
+                  ? 'string'
+                  : message;
+        expect([...broken]).toContain(kind);
+        expect(message).not.toContain('\n');
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
