@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer, runToolLoop } from '@toolwright/core';
 import { OrderLookupTools, orderLookupManifest } from './fixtures/order-lookup.tools';
-import { fixed, isCi, markdownTable, megabytes, progress, writeSection } from './lib/report';
+import { fixed, isCi, markdownTable, megabytes, progress, ratio, writeSection } from './lib/report';
 
 const CONVERSATIONS = isCi ? 400 : 20_000;
 const CONCURRENCY = isCi ? 20 : 200;
@@ -45,6 +45,25 @@ const client = {
 };
 
 const tools = new ToolContainer({ manifest: orderLookupManifest, providers: [new OrderLookupTools()] });
+
+const lookups = new OrderLookupTools();
+
+/** The baseline: the same two requests and lookups by hand, no validation, no loop. */
+async function bareConversation(): Promise<void> {
+  const request = { model: 'claude-haiku-5-5', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'Onde está o pedido A-1001?' }] };
+  const first = await client.messages.create(request);
+  const results = await Promise.all(
+    first.content.flatMap((b) => (b.type === 'tool_use' ? [lookups.buscarPedido((b.input as { numero: string }).numero)] : [])),
+  );
+  await client.messages.create({
+    ...request,
+    messages: [
+      ...request.messages,
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: results.map((r, i) => ({ type: 'tool_result' as const, tool_use_id: `t${i}`, content: JSON.stringify(r) })) },
+    ],
+  });
+}
 
 async function conversation(): Promise<void> {
   const run = await runToolLoop({ client: client as never, model: 'claude-haiku-5-5', tools, prompt: 'Onde está o pedido A-1001?' });
@@ -84,6 +103,19 @@ async function main(gc: () => void): Promise<void> {
   }
 
   const perSecond = (CONVERSATIONS / elapsed) * 1000;
+  const bareStarted = performance.now();
+  let bareStartedCount = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (bareStartedCount < CONVERSATIONS) {
+        bareStartedCount++;
+        await bareConversation();
+      }
+    }),
+  );
+  const barePerSecond = (CONVERSATIONS / (performance.now() - bareStarted)) * 1000;
+  const middle = heap[Math.floor(heap.length / 2)];
+  const lateGrowthPerThousand = ((heap[heap.length - 1].bytes - middle.bytes) / (CONVERSATIONS - middle.conversations)) * 1000;
   const first = heap[0].bytes;
   const last = heap[heap.length - 1].bytes;
   const growthPerThousand = ((last - first) / CONVERSATIONS) * 1000;
@@ -98,8 +130,16 @@ async function main(gc: () => void): Promise<void> {
         `(\`node --expose-gc\`) between rounds of ${SAMPLE_EVERY.toLocaleString('en-US')}.`,
       '',
       markdownTable(
-        ['conversations/s', 'heap at start', 'heap at end', 'growth per 1,000 conversations'],
-        [[fixed(perSecond, 0), megabytes(first), megabytes(last), `${fixed(growthPerThousand / 1024, 1)} KB`]],
+        ['path', 'conversations/s', 'this ÷ ours'],
+        [
+          ['`runToolLoop` + `ToolContainer`', fixed(perSecond, 0), '1.00×'],
+          ['by hand: two creates, two bare lookups (floor)', fixed(barePerSecond, 0), ratio(barePerSecond, perSecond)],
+        ],
+      ),
+      '',
+      markdownTable(
+        ['heap at start', 'heap at end', 'growth per 1,000 conversations', 'growth per 1,000, second half'],
+        [[megabytes(first), megabytes(last), `${fixed(growthPerThousand / 1024, 1)} KB`, `${fixed(lateGrowthPerThousand / 1024, 1)} KB`]],
       ),
       '',
       markdownTable(['conversations', 'heap after GC', 'since start'], rows),

@@ -1,5 +1,5 @@
 /** The longest name, id or path a message echoes back to the model. */
-export const MAX_ECHO_CHARS = 64;
+const MAX_ECHO_CHARS = 64;
 
 /**
  * A value from the model (a tool name, an id, a field path) as it may appear inside a message:
