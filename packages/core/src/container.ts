@@ -91,6 +91,8 @@ export class ToolContainer<TAuth = unknown> {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly defaults: ExecutionDefaults;
   private readonly limits: InputLimits;
+  /** Per tool, computed once: `execute` is on the hot path of every turn. */
+  private readonly resultLimits = new Map<RegisteredTool, ResultLimits>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
 
@@ -109,6 +111,13 @@ export class ToolContainer<TAuth = unknown> {
         instance,
         method: entry.method,
         options: decorated.options,
+      });
+    }
+    for (const tool of this.tools.values()) {
+      this.resultLimits.set(tool, {
+        maxChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
+        maxMediaBlocks: this.defaults.maxMediaBlocks,
+        maxMediaChars: this.defaults.maxMediaChars,
       });
     }
   }
@@ -185,11 +194,15 @@ export class ToolContainer<TAuth = unknown> {
 
   /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */
   private scheduledCalls(content: readonly AssistantContentBlock[]): ScheduledCall[] {
-    return readToolCalls(content).map((call) => ({ ...call, mayWrite: this.toolFor(call)?.effect !== 'read' }));
+    return readToolCalls(content, (name) => this.toolNamed(name)?.effect !== 'read');
   }
 
   private toolFor(call: ToolCall): RegisteredTool | undefined {
-    return typeof call.name === 'string' ? this.tools.get(call.name) : undefined;
+    return this.toolNamed(call.name);
+  }
+
+  private toolNamed(name: unknown): RegisteredTool | undefined {
+    return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
   private async call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
@@ -207,7 +220,7 @@ export class ToolContainer<TAuth = unknown> {
               logger: this.logger,
               timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
               limits: this.limits,
-              result: this.resultLimits(tool),
+              result: this.resultLimits.get(tool)!,
               maxMessageChars: this.defaults.maxResultChars,
             })
           : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
@@ -218,13 +231,6 @@ export class ToolContainer<TAuth = unknown> {
     return result;
   }
 
-  private resultLimits(tool: RegisteredTool): ResultLimits {
-    return {
-      maxChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
-      maxMediaBlocks: this.defaults.maxMediaBlocks,
-      maxMediaChars: this.defaults.maxMediaChars,
-    };
-  }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {
     const effect = this.announceSkip(call, reason, emit);

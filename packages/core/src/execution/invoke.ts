@@ -87,16 +87,19 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
 }
 
 async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, input: object, timeoutMs: number): Promise<Settled> {
-  const deadline = performance.now() + timeoutMs;
-  if (tool.options.guard && !(await tool.options.guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
-  // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
-  // answer is already given, and a method started now would run beside the calls after it.
-  if (abort.aborted) return { kind: 'cancelled' };
-  // A guard that blocked the event loop past the deadline kept the timer from firing: its
-  // callback waits behind this continuation. The clock is read here, so the method never starts.
-  if (performance.now() >= deadline) {
-    abort.abort(new Error(`timed out after ${timeoutMs} ms`));
-    return { kind: 'timeout' };
+  const guard = tool.options.guard;
+  if (guard) {
+    const deadline = performance.now() + timeoutMs;
+    if (!(await guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
+    // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
+    // answer is already given, and a method started now would run beside the calls after it.
+    if (abort.aborted) return { kind: 'cancelled' };
+    // A guard that blocked the event loop past the deadline kept the timer from firing: its
+    // callback waits behind this continuation. The clock is read here, so the method never starts.
+    if (performance.now() >= deadline) {
+      abort.abort(new Error(`timed out after ${timeoutMs} ms`));
+      return { kind: 'timeout' };
+    }
   }
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));

@@ -1,4 +1,5 @@
 import type { ToolCall } from './call.types';
+import type { ScheduledCall } from './schedule';
 import { isArray } from './echo';
 
 /**
@@ -6,8 +7,8 @@ import { isArray } from './echo';
  * that is not a list, `null` blocks and blocks that throw when read are passed over, as any
  * other block that is not a `tool_use`. Ids and names are kept as they came, strings or not.
  */
-export function readToolCalls(content: unknown): ToolCall[] {
-  const calls: ToolCall[] = [];
+export function readToolCalls(content: unknown, mayWrite: (name: unknown) => boolean): ScheduledCall[] {
+  const calls: ScheduledCall[] = [];
   if (!isArray(content)) return calls;
   let length = 0;
   try {
@@ -19,7 +20,7 @@ export function readToolCalls(content: unknown): ToolCall[] {
     try {
       const block = content[i] as { type?: unknown; id?: unknown; name?: unknown; input?: unknown } | null;
       if (typeof block !== 'object' || block === null || block.type !== 'tool_use') continue;
-      calls.push({ id: block.id as string, name: block.name as string, input: block.input });
+      calls.push({ id: block.id as string, name: block.name as string, input: block.input, mayWrite: mayWrite(block.name) });
     } catch {
       continue;
     }
@@ -29,6 +30,7 @@ export function readToolCalls(content: unknown): ToolCall[] {
 
 /** The first id used by more than one call, with how many use it. */
 export function duplicateId(calls: readonly ToolCall[]): { id: unknown; times: number } | undefined {
+  if (calls.length < 2) return undefined;
   const seen = new Map<unknown, number>();
   for (const call of calls) seen.set(call.id, (seen.get(call.id) ?? 0) + 1);
   for (const [id, times] of seen) if (times > 1) return { id, times };
