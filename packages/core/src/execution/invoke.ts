@@ -82,7 +82,7 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
       if (isToolError(settled.error)) return answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
       return internalError(tool, call, env.logger, settled.error, 'method');
     case 'returned':
-      return answer(call, 'ok', shapeResult(settled.value, env.result));
+      return { ...answer(call, 'ok', shapeResult(settled.value, env.result)), value: settled.value };
   }
 }
 
