@@ -2,6 +2,7 @@ import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages'
 import type { ToolContext, ToolLogger } from '../context';
 import type { RegisteredTool, ToolCall } from '../execution/call.types';
 import { validateInput } from '../validation/validate-input';
+import type { InputLimits } from '../validation/plain-input';
 import { needsApproval, type ApprovalPolicy } from './approval-policy';
 import type { PendingCall } from './run-state';
 
@@ -18,6 +19,8 @@ export interface ApprovalCheckEnv {
   tool(name: string): RegisteredTool | undefined;
   auth: unknown;
   logger: ToolLogger;
+  /** The container's input limits: a call refused by them is not asked about. */
+  limits: InputLimits;
   /** The answer to a call whose predicate threw (the container's internal error). */
   internalError(call: ToolCall): ToolResultBlockParam;
 }
@@ -41,7 +44,7 @@ export async function checkApprovals(blocks: readonly ToolCall[], env: ApprovalC
     const tool = env.tool(block.name);
     if (!tool || !mightAsk(env.policy, tool)) continue;
     try {
-      const checked = await validateInput(block.input, tool.inputClass, tool.name, tool.definition.input_schema);
+      const checked = await validateInput(block.input, tool.inputClass, tool.name, tool.definition.input_schema, env.limits);
       if (!checked.ok) continue;
       const ctx: ToolContext<unknown> = {
         toolUseId: block.id,
