@@ -9,7 +9,7 @@ export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect } from './
 export { defineToolManifest } from './manifest/define-tool-manifest';
 export { ManifestMismatchError } from './manifest/check-manifest';
 export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
-export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class } from './manifest/manifest.types';
+export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
 
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply } from './container';

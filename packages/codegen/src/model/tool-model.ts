@@ -17,6 +17,32 @@ export type ToolInput =
   | { kind: 'params'; className: string }
   | { kind: 'dto'; className: string; file: string };
 
+/** A user class the generated module imports. */
+export interface ClassReference {
+  className: string;
+  file: string;
+}
+
+/** `ValuePlan` of `@toolwright/core`, before the emitter writes it. */
+export type ValuePlanModel =
+  | 'json'
+  | 'date'
+  | 'url'
+  | { array: ValuePlanModel }
+  | { tuple: ValuePlanModel[] }
+  | { shape: string };
+
+/** `ShapePlan` of `@toolwright/core`, with the class as a reference to import. */
+export interface ShapePlanModel {
+  class?: ClassReference;
+  properties?: Record<string, ValuePlanModel>;
+  additional?: ValuePlanModel;
+}
+
+export interface InstancePlanModel extends Omit<ShapePlanModel, 'class'> {
+  shapes?: Record<string, ShapePlanModel>;
+}
+
 /** Everything the emitter needs about one tool; built from the source, free of ts-morph. */
 export interface ToolModel {
   name: string;
@@ -29,6 +55,8 @@ export interface ToolModel {
   definition: ToolDefinition;
   input: ToolInput;
   parameters: ParameterBinding[];
+  /** How the run time turns the checked JSON into what the method receives. */
+  instancePlan: InstancePlanModel;
   /** `file:line:col` of the method, for messages. */
   location: string;
 }

@@ -27,7 +27,7 @@ type Settled =
 export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv): Promise<CallResult> {
   let checked: InputCheck;
   try {
-    checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema);
+    checked = await validateInput(call.input, tool);
   } catch (error) {
     // User code runs during validation too (a @Transform, a custom constraint); when it throws,
     // this call fails alone instead of taking the whole batch down with it.
