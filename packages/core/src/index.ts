@@ -11,6 +11,8 @@ export { ManifestMismatchError } from './manifest/check-manifest';
 export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
 
+export { schemaProblems } from './validation/schema-check';
+
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';

@@ -12,6 +12,7 @@ import { applyKeywords, type Keyword } from '../schema/keywords';
 import { toStrictSubset } from '../schema/strict-subset';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';
+import { foldRuleNotes } from '../validators/rule-notes';
 import { readDecoratorOptions } from './read-options';
 import type { InstancePlanModel, ParameterBinding, ToolDefinition, ToolInput, ToolModel } from './tool-model';
 
@@ -48,7 +49,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   const input = buildInput(tool, doc, name, path, context, new InstancePlanner(diagnostics));
   if (!input) return undefined;
   const defs = context.builder.takeDefs();
-  const inputSchema = orderKeys(defs ? { ...input.schema, $defs: defs } : input.schema);
+  const inputSchema = orderKeys(foldRuleNotes(defs ? { ...input.schema, $defs: defs } : input.schema));
 
   const definition: ToolDefinition = { name, description: doc.description, input_schema: toJson(inputSchema) };
   const examples = readExamples(doc, inputSchema, path, context);
@@ -58,7 +59,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     definition.input_schema = toJson(orderKeys(strict.schema));
     definition.strict = true;
     for (const moved of strict.moved) {
-      diagnostics.warning(tool.toolDecorator, [...path, ...moved.path], `strict tool: ${moved.keywords.join(', ')} cannot be enforced by the API, so the definition states ${moved.keywords.length === 1 ? 'it' : 'them'} in the description; class-validator still checks ${moved.keywords.length === 1 ? 'it' : 'them'} at run time.`);
+      diagnostics.warning(tool.toolDecorator, [...path, ...moved.path], `strict tool: ${moved.keywords.join(', ')} cannot be enforced by the API, so the definition states ${moved.keywords.length === 1 ? 'it' : 'them'} in the description; the run time still checks ${moved.keywords.length === 1 ? 'it' : 'them'} against the full schema.`);
     }
   }
   if (options.cacheControl !== undefined) definition.cache_control = options.cacheControl;

@@ -78,6 +78,30 @@ function schemaRule(error: ErrorObject): string {
       return `must be ${FORMAT_NAMES[String(params.format)] ?? `a valid ${String(params.format)}`}`;
     case 'multipleOf':
       return `must be a multiple of ${String(error.schema)}`;
+    case 'pattern':
+      return `must match /${String(error.schema)}/`;
+    case 'minLength':
+      return `must be at least ${String(error.schema)} characters long`;
+    case 'maxLength':
+      return `must be at most ${String(error.schema)} characters long`;
+    case 'minimum':
+      return `must not be less than ${String(error.schema)}`;
+    case 'maximum':
+      return `must not be greater than ${String(error.schema)}`;
+    case 'exclusiveMinimum':
+      return `must be greater than ${String(error.schema)}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${String(error.schema)}`;
+    case 'minItems':
+      return `must have at least ${String(error.schema)} items`;
+    case 'maxItems':
+      return `must have at most ${String(error.schema)} items`;
+    case 'uniqueItems':
+      return 'must not contain the same item twice';
+    case 'minProperties':
+      return `must have at least ${String(error.schema)} properties`;
+    case 'maxProperties':
+      return `must have at most ${String(error.schema)} properties`;
     case 'anyOf':
     case 'oneOf':
       return 'matches none of the allowed forms';

@@ -1,6 +1,7 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { isDecimalMultiple } from './decimal-multiple';
+import { describeSchemaErrors } from './describe-errors';
 
 let shared: Ajv2020 | undefined;
 
@@ -12,7 +13,10 @@ let shared: Ajv2020 | undefined;
  */
 function ajv(): Ajv2020 {
   if (shared) return shared;
-  const instance = new Ajv2020({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true });
+  // Loaded on the first call, not at import: an application that never calls a tool never pays for it.
+  const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+  const instance = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true });
   addFormats(instance, { mode: 'full' });
   instance.removeKeyword('multipleOf');
   instance.addKeyword({
@@ -38,4 +42,12 @@ export function schemaCheck(schema: object): ValidateFunction {
   return check;
 }
 
-export type SchemaError = ErrorObject;
+/**
+ * Why `value` fails `schema` under the run time's own check, one line per field as the model
+ * would read them; empty when it passes. For tools that must agree with the run time (the
+ * `@example` lint of tools-codegen).
+ */
+export function schemaProblems(schema: object, value: unknown): string[] {
+  const check = schemaCheck(schema);
+  return check(value) ? [] : describeSchemaErrors(check.errors ?? [], schema, value).map((line) => line.replace(/^- /, ''));
+}
