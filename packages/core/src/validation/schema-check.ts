@@ -9,14 +9,15 @@ let shared: Ajv2020 | undefined;
  * One Ajv for every tool, made on the first call that needs it: JSON Schema 2020-12, formats
  * by their RFCs (ajv-formats, full mode), lengths in code points, `u` patterns, and `multipleOf`
  * exact on decimals. `allErrors` so the model fixes every field in one retry; `verbose` so a
- * message can name the failing keyword's value.
+ * message can name the failing keyword's value. The schemas come from tools-codegen, which wrote
+ * them as 2020-12; checking each against the meta-schema would cost most of the first compile.
  */
 function ajv(): Ajv2020 {
   if (shared) return shared;
   // Loaded on the first call, not at import: an application that never calls a tool never pays for it.
   const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
   const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
-  const instance = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true });
+  const instance = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false });
   addFormats(instance, { mode: 'full' });
   instance.removeKeyword('multipleOf');
   instance.addKeyword({
