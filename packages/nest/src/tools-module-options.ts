@@ -1,4 +1,4 @@
-import type { ToolContainerOptions, ToolLogger, ToolLoopOptions } from '@toolwright/core';
+import type { MessagesClient, ToolContainerOptions, ToolLogger, ToolLoopOptions } from '@toolwright/core';
 
 /** Loop settings the module applies to every `ToolsService.run()` that does not set them itself. */
 export type ToolsRunDefaults = Pick<
@@ -11,7 +11,7 @@ export interface ToolsModuleOptions extends Omit<ToolContainerOptions, 'provider
   /** Receives unexpected tool exceptions with their stack. Default: Nest's `Logger`, context `ToolsModule`. */
   logger?: ToolLogger;
   /** The Anthropic client `run()` uses, e.g. `new Anthropic()`; a call may pass its own. */
-  client?: ToolLoopOptions['client'];
+  client?: MessagesClient;
   /** The model `run()` uses; a call may pass its own. */
   model?: ToolLoopOptions['model'];
   /** Defaults for `run()`. A key given to `run()` replaces the module's value as a whole (`budget`, `params` included). */

@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type {
   Message,
   MessageCreateParamsNonStreaming,
@@ -12,6 +11,7 @@ import { consoleLogger } from '../context';
 import { checkPositiveInteger } from '../execution/check-options';
 import type { ExecuteOptions, ToolContainer } from '../container';
 import type { ToolLoopEvent } from './loop-events';
+import type { MessagesClient } from './messages-client';
 import {
   CUT_OFF_MESSAGE,
   endedTurnMessage,
@@ -32,7 +32,8 @@ export type PassThroughParams = Omit<
 >;
 
 export interface ToolLoopOptions<TAuth = unknown> {
-  client: Pick<Anthropic, 'messages'>;
+  /** `new Anthropic()`, or anything with its `messages.create`. */
+  client: MessagesClient;
   model: Model;
   /** The conversation so far; a run that ended on a limit resumes from its `messages`. */
   messages?: readonly MessageParam[];
