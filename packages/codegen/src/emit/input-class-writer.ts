@@ -23,9 +23,9 @@ export class InputClassWriter {
     const required = new Set((schema.required ?? []) as string[]);
     const members = Object.entries(properties).map(([key, property]) => {
       const valuePlan = plan.properties?.[key] ?? 'json';
-      const nested = holdsClass(valuePlan, plan, classOf);
+      const nested = holdsClass(valuePlan, classOf);
       const decorator = nested ? `@${this.imports.use(CLASS_VALIDATOR, 'ValidateNested')}()` : `@${this.imports.use(CLASS_VALIDATOR, 'Allow')}()`;
-      const type = tsType(property, valuePlan, plan, classOf);
+      const type = tsType(property, valuePlan, classOf);
       return `  ${decorator}\n  ${propertyKey(key)}${required.has(key) ? '!' : '?'}: ${type};`;
     });
     this.classes.push(`export class ${className} {\n${members.join('\n\n')}${members.length > 0 ? '\n' : ''}}`);
@@ -37,26 +37,26 @@ export class InputClassWriter {
   }
 }
 
-function holdsClass(plan: ValuePlanModel, root: InstancePlanModel, classOf: (shape: string) => string | undefined): boolean {
+function holdsClass(plan: ValuePlanModel, classOf: (shape: string) => string | undefined): boolean {
   if (typeof plan !== 'object') return false;
-  if ('array' in plan) return holdsClass(plan.array, root, classOf);
-  if ('tuple' in plan) return plan.tuple.some((p) => holdsClass(p, root, classOf));
+  if ('array' in plan) return holdsClass(plan.array, classOf);
+  if ('tuple' in plan) return plan.tuple.some((p) => holdsClass(p, classOf));
   return classOf(plan.shape) !== undefined;
 }
 
 /** The TypeScript type of a generated property: what the method receives, `unknown` where it is not simple. */
-function tsType(schema: JsonSchema, plan: ValuePlanModel, root: InstancePlanModel, classOf: (shape: string) => string | undefined): string {
+function tsType(schema: JsonSchema, plan: ValuePlanModel, classOf: (shape: string) => string | undefined): string {
   const nullable = typesOf(schema).includes('null') || (Array.isArray(schema.anyOf) && (schema.anyOf as JsonSchema[]).some((s) => s.type === 'null'));
-  const value = valueType(schema, plan, root, classOf);
+  const value = valueType(schema, plan, classOf);
   return nullable && value !== 'unknown' ? `${value} | null` : value;
 }
 
-function valueType(schema: JsonSchema, plan: ValuePlanModel, root: InstancePlanModel, classOf: (shape: string) => string | undefined): string {
+function valueType(schema: JsonSchema, plan: ValuePlanModel, classOf: (shape: string) => string | undefined): string {
   if (plan === 'date') return 'Date';
   if (plan === 'url') return 'URL';
   if (typeof plan === 'object' && 'shape' in plan) return classOf(plan.shape) ?? 'Record<string, unknown>';
   if (typeof plan === 'object' && 'array' in plan) {
-    const item = valueType(isSchema(schema.items) ? schema.items : {}, plan.array, root, classOf);
+    const item = valueType(isSchema(schema.items) ? schema.items : {}, plan.array, classOf);
     return /[ |]/.test(item) ? `Array<${item}>` : `${item}[]`;
   }
   if (Array.isArray(schema.enum)) return (schema.enum as unknown[]).filter((v) => v !== null).map((v) => tsLiteral(v)).join(' | ');
@@ -72,7 +72,7 @@ function valueType(schema: JsonSchema, plan: ValuePlanModel, root: InstancePlanM
       return 'boolean';
     case 'array': {
       if (!isSchema(schema.items) || schema.prefixItems) return 'unknown[]';
-      const item = valueType(schema.items, 'json', root, classOf);
+      const item = valueType(schema.items, 'json', classOf);
       return /[ |]/.test(item) ? `Array<${item}>` : `${item}[]`;
     }
     case 'object':

@@ -49,7 +49,7 @@ export interface ToolModel {
   provider: { className: string; file: string };
   method: string;
   effect: 'read' | 'write';
-  /** The schema class-validator enforces at run time: every constraint, strict or not. */
+  /** The schema the run time checks: every constraint, strict or not. */
   inputSchema: JsonSchema;
   /** What the model sees; for strict tools, with unsupported keywords moved into descriptions. */
   definition: ToolDefinition;
