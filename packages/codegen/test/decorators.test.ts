@@ -8,7 +8,7 @@ import { makeTempProject } from './support/fixtures';
 
 const DTO = `import { Input, Tool } from '@toolwright/core';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsDateString, IsString, IsUrl, ValidateBy, ValidateNested } from 'class-validator';
+import { Allow, IsArray, IsDateString, IsString, IsUrl, ValidateBy, ValidateNested } from 'class-validator';
 
 /** Lower-case words joined by dashes, like summer-sale */
 export function IsSlug(): PropertyDecorator {
@@ -38,6 +38,10 @@ export class Dto {
   @Transform(({ value }) => value) @IsString() raw!: string;
   /** The parts. */
   @IsArray() parts!: Inner[];
+  /** A time, or a count of days. */
+  @Allow() due!: Date | number;
+  /** A time, or a word for one. */
+  @Allow() when2!: Date | string;
 }
 
 export class Tools {
@@ -91,9 +95,15 @@ describe('decorators on DTOs', () => {
     ]));
   });
 
+  it('a union converts by JSON type; members that arrive as the same JSON type are kept as sent, with a warning', () => {
+    expect(result.diagnostics).toEqual(expect.arrayContaining([
+      at(36, 3, 'warning', 'when2', 'the members of string | Date arrive as the same JSON type'),
+    ]));
+  });
+
   it('plans the instance from the types, not from @Type', () => {
     expect(result.tools[0].instancePlan).toEqual({
-      properties: { inner: { shape: 'Inner' }, when: 'date', parts: { array: { shape: 'Inner' } } },
+      properties: { inner: { shape: 'Inner' }, when: 'date', parts: { array: { shape: 'Inner' } }, due: 'date' },
       shapes: { Inner: { class: { className: 'Inner', file } } },
     });
   });

@@ -226,6 +226,16 @@ describe('conversions the plan names', () => {
     expect((await call(Settings, schema, { limit: 50 }, plan)).received.limit).toBe(50);
   });
 
+  it('converts only the JSON type the plan expects: a number for a `Date | number` stays a number', async () => {
+    class Due {
+      @Allow() due!: Date | number;
+    }
+    const dueSchema = object({ due: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'number' }] } }, ['due']);
+    const duePlan: InstancePlan = { properties: { due: 'date' } };
+    expect((await call(Due, dueSchema, { due: 3 }, duePlan)).received.due).toBe(3);
+    expect((await call(Due, dueSchema, { due: '2024-05-06T07:08:09Z' }, duePlan)).received.due).toBeInstanceOf(Date);
+  });
+
   it('turns a URI into a URL', async () => {
     const { received } = await call(Settings, schema, { home: 'https://example.com/a?b=1' }, plan);
     expect(received.home).toBeInstanceOf(URL);
