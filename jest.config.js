@@ -5,6 +5,7 @@ const sources = {
   '^@toolwright/core/testing$': '<rootDir>/packages/core/src/testing/index.ts',
   '^@toolwright/codegen$': '<rootDir>/packages/codegen/src/index.ts',
   '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
+  '^@toolwright/mcp$': '<rootDir>/packages/mcp/src/index.ts',
   '^@toolwright/pg-store$': '<rootDir>/packages/pg-store/src/index.ts',
 };
 

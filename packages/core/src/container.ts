@@ -14,6 +14,7 @@ import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
 import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
+import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
@@ -54,6 +55,30 @@ export interface ExecuteOptions<TAuth = unknown> {
   onEvent?: (event: ToolEvent) => void;
 }
 
+/** Options of `executeCall`: one call, outside any batch. */
+export interface CallOptions<TAuth = unknown> {
+  auth?: TAuth;
+  /** Aborting it cancels the call: it does not start, or its `ctx.signal` aborts. */
+  signal?: AbortSignal;
+  onEvent?: (event: ToolEvent) => void;
+}
+
+/**
+ * A tool as other surfaces than the Messages API present it (MCP): the definition plus the
+ * declared effect and the `@Tool` hints about it.
+ */
+export interface ToolDescription {
+  name: string;
+  definition: Tool;
+  effect: ToolEffect;
+  title?: string;
+  idempotent?: boolean;
+  destructive?: boolean;
+  openWorld?: boolean;
+  /** JSON Schema of the method's object-typed return value, from the manifest. */
+  outputSchema?: Record<string, unknown>;
+}
+
 /** Any block of an assistant message, as received or as stored for the next request. */
 export type AssistantContentBlock = ContentBlock | ContentBlockParam;
 
@@ -90,6 +115,7 @@ export class ToolContainer<TAuth = unknown> {
         instance,
         method: entry.method,
         options: decorated.options,
+        outputSchema: entry.outputSchema,
       });
     }
   }
@@ -125,6 +151,35 @@ export class ToolContainer<TAuth = unknown> {
     } catch (error) {
       this.logger.error('toolwright: execute failed unexpectedly; answering every call as an internal error:', error);
       return calls.map((call) => answer(call, 'internal_error', modelMessages.internal(call.name)).result);
+    } finally {
+      unfollow();
+    }
+  }
+
+  /** Every tool with its effect and hints, in manifest order; fresh copies on every call. */
+  describe(): ToolDescription[] {
+    return [...this.tools.values()].map((t) => {
+      const { title, idempotent, destructive, openWorld } = t.options;
+      return structuredClone({ name: t.name, definition: t.definition, effect: t.effect, title, idempotent, destructive, openWorld, outputSchema: t.outputSchema });
+    });
+  }
+
+  /**
+   * Answers one call on its own, as `execute` answers a batch of one: the same validation, guard,
+   * timeout, result cap, events and messages. For surfaces that order calls themselves (MCP
+   * requests arriving over time). Never rejects.
+   */
+  async executeCall(call: ToolCall, options: CallOptions<TAuth> = {}): Promise<CallResult> {
+    const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
+    const cancellation = new BatchCancellation();
+    const unfollow = cancellation.follow(options.signal);
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.tools.get(call.name)?.effect !== 'read' };
+    try {
+      if (cancellation.aborted) return this.skip(scheduled, 'cancelled', undefined, emit);
+      return await this.call(scheduled, options.auth, cancellation, emit);
+    } catch (error) {
+      this.logger.error('toolwright: executeCall failed unexpectedly; answering it as an internal error:', error);
+      return answer(call, 'internal_error', modelMessages.internal(call.name));
     } finally {
       unfollow();
     }

@@ -14,9 +14,9 @@ export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, Instance
 export { schemaProblems } from './validation/schema-check';
 
 export { ToolContainer } from './container';
-export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply } from './container';
+export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
-export type { ToolEvent, CallOutcome } from './execution/call.types';
+export type { ToolEvent, CallOutcome, CallResult, ToolCall } from './execution/call.types';
 export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 

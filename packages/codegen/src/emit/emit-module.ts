@@ -1,4 +1,5 @@
 import type { InstancePlanModel, ShapePlanModel, ToolModel } from '../model/tool-model';
+import type { ImportExtension } from '../project/import-extension';
 import { ImportTable, relativeModule } from './import-table';
 import { InputClassWriter } from './input-class-writer';
 import { quote, tsLiteral } from './ts-literal';
@@ -12,18 +13,18 @@ const GENERATED_HEADER = [
  * The generated module: imports of the user's classes, one class-validator input class per
  * `@Param` tool, and `toolManifest`. Plain TypeScript, the same bytes for the same input.
  */
-export function emitModule(tools: readonly ToolModel[], outFile: string): string {
+export function emitModule(tools: readonly ToolModel[], outFile: string, importExtension: ImportExtension): string {
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
   const entries = tools.map((tool) => {
-    const provider = imports.use(relativeModule(outFile, tool.provider.file), tool.provider.className);
+    const provider = imports.use(relativeModule(outFile, tool.provider.file, importExtension), tool.provider.className);
     const classOf = (shape: string) => {
       const reference = tool.instancePlan.shapes?.[shape]?.class;
-      return reference ? imports.use(relativeModule(outFile, reference.file), reference.className) : undefined;
+      return reference ? imports.use(relativeModule(outFile, reference.file, importExtension), reference.className) : undefined;
     };
     const inputClass = tool.input.kind === 'dto'
-      ? imports.use(relativeModule(outFile, tool.input.file), tool.input.className)
+      ? imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className)
       : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
     return manifestEntry(tool, provider, inputClass, classOf);
   });
@@ -52,6 +53,7 @@ function manifestEntry(tool: ToolModel, provider: string, inputClass: string, cl
   // A strict definition states some keywords in words only; the run time checks the schema they came from.
   if (fullSchema !== JSON.stringify(tool.definition.input_schema)) lines.push(`${indent}inputSchema: ${tsLiteral(JSON.parse(fullSchema), indent)},`);
   if (hasPlan(tool.instancePlan)) lines.push(`${indent}instancePlan: ${planLiteral(tool.instancePlan, classOf, indent)},`);
+  if (tool.outputSchema) lines.push(`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`);
   return [...lines, '  },'].join('\n');
 }
 

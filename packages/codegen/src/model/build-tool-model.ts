@@ -9,6 +9,7 @@ import { isRegexValue, type LiteralValue } from '../scan/literal-value';
 import { KNOWN_FORMATS, patternProblem } from '../schema/formats';
 import { orderKeys, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
+import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';
@@ -65,6 +66,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   if (options.cacheControl !== undefined) definition.cache_control = options.cacheControl;
 
   const location = locationOf(tool.method);
+  const outputSchema = outputSchemaOf(tool.method, path, diagnostics);
   return {
     name,
     provider: { className: tool.className, file: tool.classDeclaration.getSourceFile().getFilePath() },
@@ -75,6 +77,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     input: input.input,
     parameters: input.parameters,
     instancePlan: input.instancePlan,
+    ...(outputSchema && { outputSchema }),
     location,
   };
 }

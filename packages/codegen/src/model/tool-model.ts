@@ -57,6 +57,8 @@ export interface ToolModel {
   parameters: ParameterBinding[];
   /** How the run time turns the checked JSON into what the method receives. */
   instancePlan: InstancePlanModel;
+  /** The schema of an object-typed return value (MCP `outputSchema`). */
+  outputSchema?: JsonSchema;
   /** `file:line:col` of the method, for messages. */
   location: string;
 }

@@ -15,6 +15,7 @@ export interface RegisteredTool {
   instance: object;
   method: string;
   options: ToolOptions;
+  outputSchema?: Record<string, unknown>;
 }
 
 /** How a call ended; `ok` is the only success. */
@@ -32,6 +33,8 @@ export type CallOutcome =
 export interface CallResult {
   result: ToolResultBlockParam;
   outcome: CallOutcome;
+  /** What the method returned, on `ok`: surfaces with structured results (MCP) send it as is. */
+  value?: unknown;
 }
 
 /** The part of a `tool_use` block a call needs. */

@@ -61,7 +61,7 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
       return internalError(tool, call, env.logger, settled.error);
     case 'returned':
       try {
-        return answer(call, 'ok', shapeResult(settled.value, env.maxResultChars));
+        return { ...answer(call, 'ok', shapeResult(settled.value, env.maxResultChars)), value: settled.value };
       } catch (error) {
         return internalError(tool, call, env.logger, error);
       }

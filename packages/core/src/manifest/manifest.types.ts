@@ -33,6 +33,8 @@ export interface ToolManifestEntry {
   inputSchema?: Tool.InputSchema;
   /** How the checked JSON becomes the instance the method receives; without one, it is kept as sent. */
   instancePlan?: InstancePlan;
+  /** JSON Schema of the method's object-typed return value (MCP `outputSchema`). */
+  outputSchema?: Record<string, unknown>;
 }
 
 /**
