@@ -42,7 +42,13 @@ export class Dto {
   @Allow() due!: Date | number;
   /** A time, or a word for one. */
   @Allow() when2!: Date | string;
+  /** More parts. */
+  @IsArray() @ValidateNested({ each: true }) more!: Parts;
+  /** An id. */
+  @IsString() id!: string & { __brand: 'Id' };
 }
+
+export interface Parts extends Array<Inner> {}
 
 export class Tools {
   /**
@@ -101,9 +107,9 @@ describe('decorators on DTOs', () => {
     ]));
   });
 
-  it('plans the instance from the types, not from @Type', () => {
+  it('plans the instance from the types, not from @Type; a branded primitive is kept as sent, an array-like is an array', () => {
     expect(result.tools[0].instancePlan).toEqual({
-      properties: { inner: { shape: 'Inner' }, when: 'date', parts: { array: { shape: 'Inner' } }, due: 'date' },
+      properties: { inner: { shape: 'Inner' }, when: 'date', parts: { array: { shape: 'Inner' } }, due: 'date', more: { array: { shape: 'Inner' } } },
       shapes: { Inner: { class: { className: 'Inner', file } } },
     });
   });

@@ -58,8 +58,22 @@ export class InstancePlanner {
     return this.finish(Object.keys(planned).length > 0 ? { properties: planned } : {});
   }
 
+  /** Types being planned: a type met again inside itself (`type Json = ... | Json[]`) is kept as sent there. */
+  private readonly visiting = new Set<ts.Type>();
+
   /** A value plan for one type; `'json'` when nothing in it needs converting. */
   value(type: Type, site: Site): ValuePlanModel {
+    const key = type.compilerType;
+    if (this.visiting.has(key)) return 'json';
+    this.visiting.add(key);
+    try {
+      return this.plan(type, site);
+    } finally {
+      this.visiting.delete(key);
+    }
+  }
+
+  private plan(type: Type, site: Site): ValuePlanModel {
     const members = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
     if (members.length === 0) return 'json';
     if (members.length > 1) return this.union(members, type, site);
@@ -71,8 +85,10 @@ export class InstancePlanner {
       const items = single.getTupleElements().map((element, i) => this.value(element, { node: site.node, path: [...site.path, `[${i}]`] }));
       return items.every((item) => item === 'json') ? 'json' : { tuple: items };
     }
-    if (single.isArray() || single.isReadonlyArray()) {
-      const element = single.getArrayElementType() ?? single.getTypeArguments()[0];
+    // A primitive with a brand (`string & { __brand: 'Id' }`) travels as the primitive.
+    if (single.isIntersection() && single.getIntersectionTypes().some(isPrimitive)) return 'json';
+    if (single.isArray() || single.isReadonlyArray() || isArrayLike(single)) {
+      const element = single.getArrayElementType() ?? single.getTypeArguments()[0] ?? single.getNumberIndexType();
       if (!element) return 'json';
       const items = this.value(element, { node: site.node, path: [...site.path, '[]'] });
       return items === 'json' ? 'json' : { array: items };
@@ -138,6 +154,7 @@ export class InstancePlanner {
     for (const property of type.getProperties()) {
       const declaration = property.getValueDeclaration() ?? property.getDeclarations()[0];
       if (declaration && (Node.isMethodDeclaration(declaration) || Node.isMethodSignature(declaration))) continue;
+      if (isSymbolKeyed(property)) continue;
       const path = [...site.path, property.getName()];
       const node = declaration ?? site.node;
       const propertyType = property.getTypeAtLocation(site.node);
@@ -149,7 +166,7 @@ export class InstancePlanner {
     if (indexType) {
       shape.additional = this.value(indexType, { node: site.node, path: [...site.path, '[key]'] });
       // Named properties next to an index signature are read as sent unless planned otherwise.
-      for (const property of type.getProperties()) properties[property.getName()] ??= 'json';
+      for (const property of type.getProperties()) if (!isSymbolKeyed(property)) properties[property.getName()] ??= 'json';
     }
     if (Object.keys(properties).length > 0) shape.properties = properties;
     return shape;
@@ -218,6 +235,20 @@ export class InstancePlanner {
     const shapes = [...this.shapes.entries()].sort(([a], [b]) => a.localeCompare(b));
     return shapes.length > 0 ? { ...rest, shapes: Object.fromEntries(shapes) } : rest;
   }
+}
+
+function isPrimitive(type: Type): boolean {
+  return type.isString() || type.isNumber() || type.isBoolean() || type.isLiteral() || type.isBooleanLiteral() || type.isTemplateLiteral();
+}
+
+/** An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item. */
+function isArrayLike(type: Type): boolean {
+  return type.getNumberIndexType() !== undefined && type.getProperty('length') !== undefined && type.getStringIndexType() === undefined;
+}
+
+/** `[Symbol.iterator]` and the like: never a JSON key. */
+function isSymbolKeyed(property: MorphSymbol): boolean {
+  return property.compilerSymbol.escapedName.toString().startsWith('__@');
 }
 
 function librarySymbolName(type: Type): string | undefined {
