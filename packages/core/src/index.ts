@@ -16,7 +16,8 @@ export { schemaProblems } from './validation/schema-check';
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
-export type { ToolEvent, CallOutcome, CallResult, ToolCall } from './execution/call.types';
+export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
+export type { InputLimits } from './validation/plain-input';
 export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 

@@ -34,7 +34,7 @@ const POOLS: Record<string, { good: string[]; bad: string[] }> = {
 };
 
 /** Keys of records: ordinary ones and the names of `Object.prototype` members, which must stay data. */
-const RECORD_KEYS = fc.constantFrom('weight', 'volume', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf', 'é', '名前', '');
+const RECORD_KEYS = fc.constantFrom('weight', 'volume', 'toString', 'valueOf', 'constructor', 'prototype', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf', 'é', '名前', '');
 
 function value(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: Hints, depth = 0): fc.Arbitrary<unknown> {
   const shaped = shape(schema, root, mutate, hints, depth);

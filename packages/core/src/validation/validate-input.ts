@@ -1,7 +1,7 @@
 import { validate, type ValidatorOptions } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan } from '../manifest/manifest.types';
-import { checkPlainInput } from './plain-input';
+import { checkPlainInput, type InputLimits } from './plain-input';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
@@ -34,8 +34,8 @@ const builders = new WeakMap<InputContract, BuildInstance>();
  * built from the types, then the user's class-validator decorators. Nothing of the input reaches
  * the tool unchecked, and what the schema refuses is refused.
  */
-export async function validateInput(input: unknown, tool: InputContract): Promise<InputCheck> {
-  const refused = checkPlainInput(input);
+export async function validateInput(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
+  const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
   const schema = tool.inputSchema ?? tool.definition.input_schema;
   const check = schemaCheck(schema);

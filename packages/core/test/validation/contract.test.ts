@@ -203,7 +203,7 @@ describe('keys named like Object.prototype members', () => {
   const plan: InstancePlan = { properties: { counts: { shape: 'Record' } }, shapes: { Record: { additional: 'json' } } };
 
   it('keeps every key of a record, on an object without a prototype', async () => {
-    const counts = { toString: 1, valueOf: 2, hasOwnProperty: 3, isPrototypeOf: 4, plain: 5 };
+    const counts = { toString: 1, valueOf: 2, hasOwnProperty: 3, isPrototypeOf: 4, constructor: 6, prototype: 7, plain: 5 };
     const { error, received } = await call(Tags, schema, { counts, meta: { toString: 's', valueOf: 1 } }, plan);
     expect(error).toBeUndefined();
     expect({ ...received.counts }).toEqual(counts);
