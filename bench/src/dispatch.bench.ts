@@ -13,7 +13,7 @@ import { runRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import type { BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta';
 import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
-import { checkPlainInput } from '../../packages/core/dist/validation/plain-input';
+import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../packages/core/dist/validation/plain-input';
 import { validateInput } from '../../packages/core/dist/validation/validate-input';
 import {
   BUSCAR_PEDIDO_DESCRIPTION,
@@ -81,7 +81,7 @@ const paths: DispatchPath[] = [
     // The pipeline validateInput ran before the schema check, on the class tools-codegen emitted then.
     label: BEFORE,
     call: async (input) => {
-      const refused = checkPlainInput(input);
+      const refused = checkPlainInput(input, DEFAULT_INPUT_LIMITS);
       if (refused) return refused;
       const instance = plainToInstance(BuscarPedidoInputBefore, input);
       const errors = await validate(instance, VALIDATOR_OPTIONS);
@@ -91,7 +91,7 @@ const paths: DispatchPath[] = [
   {
     label: AFTER,
     call: async (input) => {
-      const checked = await validateInput(input, contract);
+      const checked = await validateInput(input, contract, DEFAULT_INPUT_LIMITS);
       return checked.ok ? tools.buscarPedido((checked.value as { numero: string }).numero) : checked.message;
     },
   },
