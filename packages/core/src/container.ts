@@ -19,6 +19,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import type { ToolEffect } from './decorators/tool-options';
 import type { ApprovalPolicy } from './approval/approval-policy';
 import { checkApprovals, mayAskApproval, type ApprovalCheck } from './approval/approval-check';
 

@@ -44,7 +44,7 @@ export async function checkApprovals(blocks: readonly ToolCall[], env: ApprovalC
     const tool = env.tool(block.name);
     if (!tool || !mightAsk(env.policy, tool)) continue;
     try {
-      const checked = await validateInput(block.input, tool.inputClass, tool.name, tool.definition.input_schema, env.limits);
+      const checked = await validateInput(block.input, tool, env.limits);
       if (!checked.ok) continue;
       const ctx: ToolContext<unknown> = {
         toolUseId: block.id,
