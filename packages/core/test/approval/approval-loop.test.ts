@@ -69,6 +69,20 @@ describe('approval: pause', () => {
     expect(provider.ran).toEqual([]);
   });
 
+  it('answers a call whose approval predicate throws as an internal error, without asking, and halts the writes after it', async () => {
+    const errors: unknown[] = [];
+    const { provider, tools } = refundTools('none', undefined, { error: (...details) => void errors.push(details), warn: () => undefined });
+    const calls = turn('tool_use', toolUse('toolu_w', 'wipe', { order: 'A-9999' }), toolUse('toolu_n', 'note', { order: 'A-1001' }));
+    const run = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+
+    expect(run.stopReason).toBe('end_turn');
+    const answers = answersById(run.messages);
+    expect(answers.get('toolu_w')).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_w', content: 'Internal error in wipe. It was logged; do not retry with the same input.', is_error: true }]);
+    expect(resultText(answers.get('toolu_n')![0])).toBe('Not executed: an earlier call in this batch (wipe, toolu_w) failed.');
+    expect(provider.ran).toEqual([]);
+    expect(errors).toHaveLength(1);
+  });
+
   it('refuses to start a run that may need approval without a store to pause in', async () => {
     const { tools } = refundTools('writes');
     await expect(runToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, prompt: 'x' })).rejects.toThrow(/pass a `store`/);
