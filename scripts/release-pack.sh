@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Writes the tarballs users would install into .release/ (or the folder given), with pnpm pack:
-# it runs each package's prepack (clean build) and rewrites workspace:* ranges to real versions.
+# Writes the tarballs users would install into .release/ (or the folder given). Cleans and builds
+# the three packages once, then packs each with pnpm pack, which rewrites workspace:* ranges to
+# real versions (each package's prepack does the same clean build when it is packed alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-.release}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 rm -f "$out"/toolwright-*.tgz
-for pkg in core codegen nest; do
-  (cd "packages/$pkg" && npx -y pnpm@12.4.2 pack --pack-destination "$out" >/dev/null)
+pnpm() { npx -y pnpm@12.4.2 "$@"; }
+packages=(core codegen nest)
+for pkg in "${packages[@]}"; do rm -rf "packages/$pkg/dist"; done
+pnpm --filter @toolwright/core --filter @toolwright/codegen --filter @toolwright/nest build >/dev/null
+for pkg in "${packages[@]}"; do
+  (cd "packages/$pkg" && pnpm pack --config.ignore-scripts=true --pack-destination "$out" >/dev/null)
 done
 for tarball in "$out"/toolwright-*.tgz; do
   if tar xzf "$tarball" -O package/package.json | grep -q '"workspace:'; then
