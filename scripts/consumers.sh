@@ -65,7 +65,10 @@ install() {
   elif [ "$update" -eq 1 ]; then
     (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}")
   else
-    (cd "$dir" && step "$log" npm ci "${npm_flags[@]}")
+    # npm install, not npm ci: it installs the versions the lockfile pins just the same, and
+    # tolerates an optional dependency the registry does not have (vite's
+    # napi-windows-process-start-time), which npm ci reports as a lockfile out of sync.
+    (cd "$dir" && step "$log" npm install "${npm_flags[@]}")
   fi
 }
 
@@ -91,11 +94,16 @@ for name in "${names[@]}"; do
   if ! install "$dir" "$log"; then
     failure="install"
   else
-    if [ "$update" -eq 1 ]; then
-      for lock in package-lock.json pnpm-lock.yaml; do
-        [ -f "$dir/$lock" ] && node "$root/scripts/unpin-tarballs.js" "$dir/$lock" >"$src/$lock"
-      done
-    fi
+    for lock in package-lock.json pnpm-lock.yaml; do
+      [ -f "$dir/$lock" ] || continue
+      if [ "$update" -eq 1 ]; then
+        node "$root/scripts/unpin-tarballs.js" "$dir/$lock" >"$src/$lock"
+      elif ! node "$root/scripts/unpin-tarballs.js" "$dir/$lock" | cmp -s - "$src/$lock"; then
+        failure="$lock is out of date: run scripts/consumers.sh --update-lockfiles $name"
+      fi
+    done
+  fi
+  if [ -z "$failure" ]; then
     cores=$(find -L "$dir/node_modules" -path '*/@toolwright/core/package.json' 2>/dev/null | xargs -r realpath | sort -u | wc -l)
     if [ "$cores" -ne 1 ]; then
       failure="$cores copies of @toolwright/core installed"
