@@ -63,7 +63,8 @@ install() {
       (cd "$dir" && step "$log" pnpm install --ignore-workspace --frozen-lockfile --prefer-offline)
     fi
   elif [ "$update" -eq 1 ]; then
-    (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}")
+    # Twice: the first install from no lockfile can record extraneous entries that the next prunes.
+    (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}" && step "$log" npm install "${npm_flags[@]}")
   else
     # npm install, not npm ci: it installs the versions the lockfile pins just the same, and
     # tolerates an optional dependency the registry does not have (vite's
