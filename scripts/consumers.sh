@@ -44,9 +44,11 @@ pnpm() { npx -y pnpm@12.4.2 "$@"; }
 
 # One step of one consumer; its output goes to the consumer's log.
 step() {
-  local log="$1"; shift
+  local log="$1" t0=$SECONDS status=0; shift
   echo "\$ $*" >>"$log"
-  "$@" >>"$log" 2>&1
+  "$@" >>"$log" 2>&1 || status=$?
+  echo "[$(( SECONDS - t0 ))s, exit $status] $*" >>"$log"
+  return "$status"
 }
 
 # A consumer whose package.json names pnpm as its packageManager installs with pnpm, others with npm.
