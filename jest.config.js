@@ -6,6 +6,7 @@ const sources = {
   '^@toolwright/core/generated$': '<rootDir>/packages/core/src/generated/index.ts',
   '^@toolwright/codegen$': '<rootDir>/packages/codegen/src/index.ts',
   '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
+  '^@toolwright/pg-store$': '<rootDir>/packages/pg-store/src/index.ts',
 };
 
 /** @type {import('jest').Config} */
@@ -20,7 +21,9 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
     // NestJS 12 is ESM-only: see jest/esm-to-cjs.js.
     '^.+/node_modules/.+\\.js$': '<rootDir>/jest/esm-to-cjs.js',
+    // PGlite (tests of @toolwright/pg-store): see jest/dynamic-import-to-require.js.
+    '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$': '<rootDir>/jest/dynamic-import-to-require.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/)'],
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/|\\.pnpm/@electric-sql\\+pglite|@electric-sql/pglite/)'],
   testTimeout: 60_000,
 };

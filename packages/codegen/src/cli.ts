@@ -3,21 +3,9 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { generate, type GenerateOptions, type GenerateResult } from './generate';
 import { formatDiagnostic, summarize } from './lint/format-diagnostics';
-import { watchProject } from './watch';
-
-const HELP = `tools-codegen: TypeScript @Tool methods → Claude tool definitions and a manifest module
-
-Usage: tools-codegen [options]
-
-  --project <tsconfig>  the project to read (default: ./tsconfig.json)
-  --out <file>          the module to write (default: src/tools.generated.ts next to the tsconfig)
-  --check               write nothing; exit 1 with a one-line reason when the file is stale (for CI)
-  --watch               regenerate whenever a source file changes
-  --json [file]         also write the definitions as JSON (default: the --out path with .json)
-  --allow-any           accept any/unknown as "any JSON value" instead of reporting them
-  --help                show this help
-
-Exit codes: 0 done; 1 errors in the code, or --check found the file stale; 2 bad usage.`;
+import { IMPORT_EXTENSIONS, type ImportExtension } from './project/import-extension';
+import { ProjectConfigError, formatLocation } from './project/tsconfig';
+import { watchProject, type WatchHandle } from './watch';
 
 interface CliOptions extends GenerateOptions {
   check: boolean;
@@ -26,49 +14,104 @@ interface CliOptions extends GenerateOptions {
 
 class UsageError extends Error {}
 
+/** One flag: how it reads its value (if any) into the options, and its line in `--help`. */
+interface Flag {
+  names: string[];
+  value?: string;
+  /** The value may be left out (`--json` alone). */
+  optional?: boolean;
+  help: string;
+  apply(options: CliOptions, value: string | undefined, cwd: string): void;
+}
+
+const FLAGS: Flag[] = [
+  {
+    names: ['--project', '-p'],
+    value: '<tsconfig>',
+    help: 'the project to read: its tsconfig, or a directory holding one (default: ./tsconfig.json)',
+    apply: (o, v, cwd) => void (o.project = path.resolve(cwd, v!)),
+  },
+  {
+    names: ['--out'],
+    value: '<file>',
+    help: 'the module to write (default: src/tools.generated.ts next to the tsconfig)',
+    apply: (o, v, cwd) => void (o.out = path.resolve(cwd, v!)),
+  },
+  {
+    names: ['--check'],
+    help: 'write nothing; exit 1 with a one-line reason when the file is stale (for CI)',
+    apply: (o) => void (o.check = true),
+  },
+  {
+    names: ['--watch'],
+    help: "regenerate whenever a source file under the tsconfig's include changes",
+    apply: (o) => void (o.watch = true),
+  },
+  {
+    names: ['--json'],
+    value: '[file]',
+    optional: true,
+    help: 'also write the definitions as JSON (default: the --out path with .json)',
+    apply: (o, v, cwd) => void (o.json = v === undefined ? '' : path.resolve(cwd, v)),
+  },
+  {
+    names: ['--allow-any'],
+    help: 'accept any/unknown as "any JSON value" instead of reporting them',
+    apply: (o) => void (o.allowAny = true),
+  },
+  {
+    names: ['--import-extension'],
+    value: '<js|ts|none>',
+    help: "the extension of the generated imports (default: what the tsconfig's module settings need)",
+    apply(o, v) {
+      if (!IMPORT_EXTENSIONS.includes(v as ImportExtension)) {
+        throw new UsageError(`--import-extension takes ${IMPORT_EXTENSIONS.join(', ')}, got "${v}".`);
+      }
+      o.importExtension = v as ImportExtension;
+    },
+  },
+  { names: ['--help', '-h'], help: 'show this help', apply: () => undefined },
+];
+
+const HELP = [
+  'tools-codegen: TypeScript @Tool methods → Claude tool definitions and a manifest module',
+  '',
+  'Usage: tools-codegen [options]',
+  '',
+  ...FLAGS.map((f) => `  ${`${f.names[0]}${f.value ? ` ${f.value}` : ''}`.padEnd(34)}${f.help}`),
+  '',
+  'Exit codes: 0 done; 1 errors in the code, or --check found the file stale;',
+  '2 bad usage (unknown flag, missing or malformed tsconfig).',
+].join('\n');
+
 function parseArguments(argv: readonly string[], cwd: string): CliOptions | 'help' {
   const options: CliOptions = { project: path.resolve(cwd, 'tsconfig.json'), check: false, watch: false };
-  let json: string | true | undefined;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${arg} needs a value.`);
-      return path.resolve(cwd, next);
-    };
-    switch (arg) {
-      case '--help':
-      case '-h':
-        return 'help';
-      case '--project':
-      case '-p':
-        options.project = value();
-        break;
-      case '--out':
-        options.out = value();
-        break;
-      case '--check':
-        options.check = true;
-        break;
-      case '--watch':
-        options.watch = true;
-        break;
-      case '--allow-any':
-        options.allowAny = true;
-        break;
-      case '--json':
-        json = argv[i + 1] !== undefined && !argv[i + 1].startsWith('--') ? value() : true;
-        break;
-      default:
-        throw new UsageError(`unknown option "${arg}".`);
+    const [arg, inline] = splitInline(argv[i]);
+    const flag = FLAGS.find((f) => f.names.includes(arg));
+    if (!flag) throw new UsageError(`unknown option "${argv[i]}".`);
+    if (arg === '--help' || arg === '-h') return 'help';
+    let value = inline;
+    if (flag.value === undefined && value !== undefined) throw new UsageError(`${arg} takes no value.`);
+    if (flag.value !== undefined && value === undefined) {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('-')) value = argv[++i];
+      else if (!flag.optional) throw new UsageError(`${arg} needs a value: ${arg} ${flag.value}.`);
     }
+    flag.apply(options, value, cwd);
   }
   if (options.check && options.watch) throw new UsageError('--check and --watch cannot be used together.');
-  if (json !== undefined) {
+  if (options.json !== undefined) {
     const out = options.out ?? path.join(path.dirname(options.project), 'src', 'tools.generated.ts');
-    options.json = json === true ? out.replace(/\.[cm]?ts$/, '') + '.json' : json;
+    if (options.json === '') options.json = out.replace(/\.[cm]?ts$/, '') + '.json';
   }
   return options;
+}
+
+/** `--out=file` is read as `--out file`. */
+function splitInline(arg: string): [string, string | undefined] {
+  const equals = arg.indexOf('=');
+  return arg.startsWith('--') && equals > 0 ? [arg.slice(0, equals), arg.slice(equals + 1)] : [arg, undefined];
 }
 
 /** Prints diagnostics and what happened; returns the exit code. */
@@ -101,7 +144,13 @@ function staleReason(result: GenerateResult): string {
   return `it differs from the generated code at line ${(line === -1 ? expected.length : line) + 1}`;
 }
 
-export function main(argv: readonly string[], cwd = process.cwd()): number | 'watching' {
+/** One line, the path relative to where the command ran. */
+function describeConfigError(error: ProjectConfigError, cwd: string): string {
+  return `tools-codegen: ${formatLocation(error.location, path.relative(cwd, error.location.file) || error.location.file)}: ${error.reason}`;
+}
+
+/** Runs the command; returns its exit code, or, with `--watch`, the running watcher. */
+export function main(argv: readonly string[], cwd = process.cwd()): number | WatchHandle {
   let options: CliOptions | 'help';
   try {
     options = parseArguments(argv, cwd);
@@ -114,24 +163,33 @@ export function main(argv: readonly string[], cwd = process.cwd()): number | 'wa
     console.log(HELP);
     return 0;
   }
-  if (!fs.existsSync(options.project)) {
-    console.error(`tools-codegen: no tsconfig at ${path.relative(cwd, options.project) || options.project}; pass the project's tsconfig with --project.`);
+  const cliOptions = options;
+  try {
+    if (cliOptions.watch) {
+      const handle = watchProject(cliOptions, {
+        onRun(result, changed) {
+          if (changed.length > 0) console.log(`tools-codegen: changed ${changed.map((f) => path.relative(cwd, f)).join(', ')}`);
+          report(result, cliOptions, cwd);
+        },
+        onError(error) {
+          if (!(error instanceof ProjectConfigError)) throw error;
+          console.error(`${describeConfigError(error, cwd)} Still watching.`);
+        },
+      });
+      const roots = handle.roots.map((dir) => path.relative(cwd, dir) || '.').join(', ');
+      const count = handle.directories.length;
+      console.log(`tools-codegen: watching ${roots} (${count} director${count === 1 ? 'y' : 'ies'}); Ctrl-C to stop.`);
+      return handle;
+    }
+    return report(generate({ ...cliOptions, write: !cliOptions.check }), cliOptions, cwd);
+  } catch (error) {
+    if (!(error instanceof ProjectConfigError)) throw error;
+    console.error(describeConfigError(error, cwd));
     return 2;
   }
-  const cliOptions = options;
-  if (cliOptions.watch) {
-    watchProject(cliOptions, {
-      onRun(result, changed) {
-        if (changed.length > 0) console.log(`tools-codegen: changed ${changed.map((f) => path.relative(cwd, f)).join(', ')}`);
-        report(result, cliOptions, cwd);
-      },
-    });
-    return 'watching';
-  }
-  return report(generate({ ...cliOptions, write: !cliOptions.check }), cliOptions, cwd);
 }
 
 if (require.main === module) {
   const code = main(process.argv.slice(2));
-  if (code !== 'watching') process.exitCode = code;
+  if (typeof code === 'number') process.exitCode = code;
 }

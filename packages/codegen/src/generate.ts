@@ -6,11 +6,14 @@ import { Diagnostics, type Diagnostic } from './lint/diagnostic';
 import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
-import { findTools } from './scan/find-tools';
+import { importExtensionFor, type ImportExtension } from './project/import-extension';
+import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
+import { findForeignToolDecorators, findTools } from './scan/find-tools';
+import { findManifestCycles, type ImportedClass } from './scan/manifest-cycles';
 import { SchemaBuilder } from './schema/type-to-schema';
 
 export interface GenerateOptions {
-  /** Path of the tsconfig.json of the project to read. */
+  /** Path of the tsconfig.json of the project to read, or of a directory holding one. */
   project: string;
   /** The module to write; `src/tools.generated.ts` next to the tsconfig by default. */
   out?: string;
@@ -20,6 +23,12 @@ export interface GenerateOptions {
   allowAny?: boolean;
   /** `false` computes everything but writes nothing (for `--check`). Default `true`. */
   write?: boolean;
+  /**
+   * The extension of the generated imports of the project's files. By default the one the
+   * project's module settings need: `js` for ESM under `node16`/`nodenext`, `ts` with
+   * `allowImportingTsExtensions` or `rewriteRelativeImportExtensions`, none otherwise.
+   */
+  importExtension?: ImportExtension;
 }
 
 export interface GenerateResult {
@@ -32,6 +41,8 @@ export interface GenerateResult {
   upToDate: boolean;
   /** Whether this run wrote the file (not on errors, not with `write: false`, not when up to date). */
   written: boolean;
+  /** The extension the generated imports carry. */
+  importExtension: ImportExtension;
 }
 
 /**
@@ -41,14 +52,16 @@ export interface GenerateResult {
 export class Generator {
   readonly project: Project;
   readonly outFile: string;
+  readonly config: ProjectConfig;
+  readonly importExtension: ImportExtension;
   private readonly tsconfig: string;
 
+  /** Throws `ProjectConfigError` when the tsconfig is missing or does not parse. */
   constructor(private readonly options: GenerateOptions) {
-    this.tsconfig = path.resolve(options.project);
-    if (!fs.existsSync(this.tsconfig)) {
-      throw new Error(`tools-codegen: no tsconfig at ${this.tsconfig}; pass the project's tsconfig with --project.`);
-    }
+    this.config = readProjectConfig(options.project);
+    this.tsconfig = this.config.tsconfig;
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
+    this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
     this.project = new Project({ tsConfigFilePath: this.tsconfig, skipFileDependencyResolution: true });
   }
 
@@ -60,8 +73,12 @@ export class Generator {
       .sort((a, b) => a.getFilePath().localeCompare(b.getFilePath()));
   }
 
-  /** Re-reads the files that changed on disk; returns their paths. */
+  /**
+   * Re-reads the files that changed on disk; returns their paths. Throws `ProjectConfigError`
+   * when the tsconfig no longer parses.
+   */
   refresh(): string[] {
+    readProjectConfig(this.tsconfig);
     const changed: string[] = [];
     for (const file of this.sourceFiles()) {
       const result = file.refreshFromFileSystemSync();
@@ -84,7 +101,8 @@ export class Generator {
     };
     const tools: ToolModel[] = [];
     const byName = new Map<string, ToolModel>();
-    for (const scanned of findTools(this.sourceFiles())) {
+    const found = findTools(this.sourceFiles());
+    for (const scanned of found) {
       const model = buildToolModel(scanned, context);
       if (!model) continue;
       const first = byName.get(model.name);
@@ -95,7 +113,9 @@ export class Generator {
       byName.set(model.name, first ?? model);
       tools.push(model);
     }
-    const code = emitModule(tools, this.outFile);
+    if (found.length === 0) this.reportNoTools(diagnostics);
+    this.reportCycles(tools, diagnostics);
+    const code = emitModule(tools, this.outFile, this.importExtension);
     const upToDate = readIfExists(this.outFile) === code;
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite && !upToDate) {
@@ -106,7 +126,60 @@ export class Generator {
       const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
       if (readIfExists(this.options.json) !== json) fs.writeFileSync(this.options.json, json);
     }
-    return { tools, diagnostics: diagnostics.all, code, outFile: this.outFile, upToDate, written: canWrite && !upToDate };
+    return {
+      tools,
+      diagnostics: diagnostics.all,
+      code,
+      outFile: this.outFile,
+      upToDate,
+      written: canWrite && !upToDate,
+      importExtension: this.importExtension,
+    };
+  }
+
+  private reportCycles(tools: readonly ToolModel[], diagnostics: Diagnostics): void {
+    for (const cycle of findManifestCycles(this.project, this.importedClasses(tools), this.outFile)) {
+      const chain = cycle.chain.map((f) => this.projectPath(f)).join(' → ');
+      diagnostics.error(cycle.firstImport, [cycle.className],
+        `import cycle with the generated manifest: ${chain}. ${cycle.className} would be read before its class is defined ` +
+        `("Cannot access '${cycle.className}' before initialization" at start-up); keep ${cycle.className} in a file that does not import ` +
+        `${this.projectPath(this.outFile)}, and import the manifest from another file (the module or bootstrap that builds the container).`);
+    }
+  }
+
+  /** The classes the generated module imports at load time, each with its file. */
+  private importedClasses(tools: readonly ToolModel[]): ImportedClass[] {
+    const imported: ImportedClass[] = [];
+    for (const tool of tools) {
+      const classes = [tool.provider, ...(tool.input.kind === 'dto' ? [tool.input] : [])];
+      for (const { file, className } of classes) {
+        const source = this.project.getSourceFile(file);
+        if (source) imported.push({ file: source, className });
+      }
+    }
+    return imported;
+  }
+
+  /**
+   * An empty manifest is never what the user wants: a `@Tool` imported from somewhere else is
+   * pointed at; otherwise the error says where the scan looked.
+   */
+  private reportNoTools(diagnostics: Diagnostics): void {
+    const files = this.sourceFiles();
+    const foreign = findForeignToolDecorators(files);
+    for (const { decorator, where, packageName } of foreign) {
+      diagnostics.error(decorator, [where],
+        `this @Tool ${packageName ? `comes from '${packageName}'` : 'is not imported'}, not from '@toolwright/core', so the method is not a tool; ` +
+        `import { Tool } from '@toolwright/core'.`);
+    }
+    if (foreign.length > 0) return;
+    diagnostics.errorAt({ file: this.tsconfig, line: 1, column: 1 },
+      `no @Tool methods found in the ${files.length} source file${files.length === 1 ? '' : 's'} this tsconfig selects ` +
+      `(${this.config.selection}); check that @Tool is imported from '@toolwright/core' and that the tools files are inside "include".`);
+  }
+
+  private projectPath(file: string): string {
+    return path.relative(path.dirname(this.tsconfig), file).split(path.sep).join('/');
   }
 }
 

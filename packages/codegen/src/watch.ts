@@ -3,39 +3,145 @@ import * as path from 'node:path';
 import { Generator, type GenerateOptions, type GenerateResult } from './generate';
 
 export interface WatchHandle {
+  /** The source roots: the directories the tsconfig's `include` reaches. */
+  readonly roots: readonly string[];
+  /** Every directory watched right now (one watch each). */
+  readonly directories: readonly string[];
   close(): void;
 }
 
 export interface WatchEvents {
   /** After every run: the first one, then one per batch of changes. */
   onRun(result: GenerateResult, changedFiles: readonly string[]): void;
+  /**
+   * A later run could not read the project (a tsconfig broken while watching: `ProjectConfigError`).
+   * Watching goes on; the next change runs again.
+   */
+  onError(error: unknown): void;
 }
 
 const SETTLE_MS = 100;
 
+/** Never source roots, whatever the `include` globs say (tsc skips them the same way). */
+const SKIPPED_DIRECTORIES = new Set(['node_modules', 'bower_components', 'jspm_packages']);
+
+const SOURCE_FILE = /\.[cm]?tsx?$/;
+
 /**
- * Runs the generator, then again whenever a TypeScript file under the project's directory
- * changes. Changes are batched for a moment so that a save touching several files runs once.
- * The same ts-morph `Project` is kept and only changed files are re-read.
+ * Runs the generator, then again whenever a TypeScript file of the project changes. Only the
+ * directories the tsconfig selects files from are watched (never `node_modules`, dot-directories
+ * or the build output), and directories rather than files: an editor that saves by writing a
+ * temporary file and renaming it over the original replaces the file, and a watch on the old
+ * file would see nothing after the first save. Changes are batched for a moment so that a save
+ * touching several files runs once; the same ts-morph `Project` is kept and only changed files
+ * are re-read.
  */
 export function watchProject(options: GenerateOptions, events: WatchEvents): WatchHandle {
   const generator = new Generator(options);
   events.onRun(generator.run(), []);
-  const root = path.dirname(path.resolve(options.project));
+  const ignored = new Set([generator.outFile, ...(options.json ? [path.resolve(options.json)] : [])]);
+  const skippedRoots = [generator.config.options.outDir, generator.config.options.declarationDir]
+    .filter((d): d is string => d !== undefined)
+    .map((d) => path.resolve(d));
+  const watchers = new Map<string, fs.FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
-  const watcher = fs.watch(root, { recursive: true }, (_event, name) => {
-    if (!name || !/\.[cm]?tsx?$/.test(name) || name.includes('node_modules')) return;
-    if (path.resolve(root, name) === generator.outFile) return;
+  let closed = false;
+
+  const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const changed = generator.refresh();
-      if (changed.length > 0) events.onRun(generator.run(), changed);
+      if (closed) return;
+      try {
+        const changed = generator.refresh();
+        if (changed.length > 0) events.onRun(generator.run(), changed);
+      } catch (error) {
+        events.onError(error);
+      }
     }, SETTLE_MS);
-  });
-  return {
-    close() {
-      clearTimeout(timer);
+  };
+
+  const skipped = (dir: string) => {
+    const name = path.basename(dir);
+    return SKIPPED_DIRECTORIES.has(name) || name.startsWith('.') || skippedRoots.includes(dir);
+  };
+
+  const watchDirectory = (dir: string, recursive: boolean) => {
+    if (closed || watchers.has(dir)) return;
+    let watcher: fs.FSWatcher;
+    try {
+      watcher = fs.watch(dir, (_event, name) => {
+        if (!name) return;
+        const file = path.join(dir, name.toString());
+        if (recursive && isDirectory(file) && !skipped(file)) {
+          watchTree(file);
+          schedule();
+        } else if (SOURCE_FILE.test(file) && !ignored.has(file)) {
+          schedule();
+        }
+      });
+    } catch {
+      return; // gone between listing and watching
+    }
+    watcher.on('error', () => {
       watcher.close();
+      watchers.delete(dir);
+    });
+    watchers.set(dir, watcher);
+  };
+
+  const watchTree = (dir: string) => {
+    watchDirectory(dir, true);
+    for (const entry of readDirectory(dir)) {
+      const child = path.join(dir, entry.name);
+      if (entry.isDirectory() && !skipped(child)) watchTree(child);
+    }
+  };
+
+  const roots = sourceRoots(generator);
+  for (const { dir, recursive } of roots) {
+    if (recursive) watchTree(dir);
+    else watchDirectory(dir, false);
+  }
+  return {
+    roots: roots.map((r) => r.dir),
+    get directories() {
+      return [...watchers.keys()];
+    },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
     },
   };
+}
+
+/**
+ * The directories of the tsconfig's `include` globs, plus those of files listed one by one
+ * (`files`, or an `include` naming a file) that no recursive root already covers.
+ */
+function sourceRoots(generator: Generator): Array<{ dir: string; recursive: boolean }> {
+  const roots = generator.config.directories.filter(({ dir }) => isDirectory(dir));
+  const covered = (file: string) =>
+    roots.some(({ dir, recursive }) => (recursive ? file.startsWith(dir + path.sep) : path.dirname(file) === dir));
+  for (const file of generator.config.fileNames) {
+    if (!covered(file)) roots.push({ dir: path.dirname(file), recursive: false });
+  }
+  return roots;
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readDirectory(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }

@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { main } from '../src/cli';
-import { watchProject, type WatchHandle } from '../src/watch';
-import type { GenerateResult } from '../src/generate';
 import { makeTempProject } from './support/fixtures';
 
 const TOOLS = `import { Param, Tool } from '@toolwright/core';
@@ -22,7 +20,7 @@ export class ClockTools {
 `;
 
 /** Runs the CLI in-process and collects what it printed. */
-function run(args: string[], cwd: string): { code: number | 'watching'; out: string; err: string } {
+function run(args: string[], cwd: string): { code: ReturnType<typeof main>; out: string; err: string } {
   const out: string[] = [];
   const err: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
@@ -68,51 +66,129 @@ describe('tools-codegen CLI', () => {
     expect(run(['--project', 'tsconfig.json', '--check'], project.dir).err).toContain('is stale: the file does not exist');
   });
 
-  it('exits 2 on bad usage, with the help', () => {
-    const result = run(['--frobnicate'], project.dir);
+  it.each([
+    [['--frobnicate'], 'unknown option "--frobnicate".'],
+    [['positional'], 'unknown option "positional".'],
+    [['--out'], '--out needs a value: --out <file>.'],
+    [['--import-extension', 'mjs'], '--import-extension takes js, ts, none, got "mjs".'],
+    [['--import-extension'], '--import-extension needs a value: --import-extension <js|ts|none>.'],
+    [['--check=yes'], '--check takes no value.'],
+    [['--check', '--watch'], '--check and --watch cannot be used together.'],
+  ])('%j is a usage error: exit 2, the reason, then the help', (args, reason) => {
+    const result = run(args, project.dir);
     expect(result.code).toBe(2);
-    expect(result.err).toContain('unknown option "--frobnicate"');
+    expect(result.err.split('\n')[0]).toBe(`tools-codegen: ${reason}`);
     expect(result.err).toContain('Usage: tools-codegen');
-    expect(run(['--project', 'nope.json'], project.dir)).toMatchObject({ code: 2, err: expect.stringContaining('no tsconfig at nope.json') });
   });
 
-  it('--help prints the flags', () => {
+  it('--help lists every flag and the exit codes', () => {
     const result = run(['--help'], project.dir);
     expect(result.code).toBe(0);
-    for (const flag of ['--project', '--out', '--check', '--watch', '--json', '--help']) expect(result.out).toContain(flag);
+    const flags = ['--project <tsconfig>', '--out <file>', '--check', '--watch', '--json [file]', '--allow-any', '--import-extension <js|ts|none>', '--help'];
+    for (const flag of flags) expect(result.out).toMatch(new RegExp(`^  ${flag.replace(/[|[\]]/g, '\\$&')} +\\S`, 'm'));
+    expect(result.out).toContain('Exit codes: 0 done; 1 errors in the code');
+    expect(run(['-h'], project.dir).out).toBe(result.out);
+  });
+
+  it('the README documents every flag --help lists', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### CLI'), readme.indexOf('### Diagnostics'));
+    const listed = [...run(['--help'], project.dir).out.matchAll(/^  (--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(listed.length).toBeGreaterThan(5);
+    for (const flag of listed) expect(section).toContain(`| \`${flag}`);
+  });
+
+  it('--watch says what it watches and keeps running until closed', () => {
+    const result = run(['--watch'], project.dir);
+    expect(typeof result.code).toBe('object');
+    if (typeof result.code === 'object') result.code.close();
+    expect(result.out.split('\n')).toEqual([
+      expect.stringMatching(/^tools-codegen: (wrote|unchanged) src\/tools\.generated\.ts \(1 tools\)\.$/),
+      'tools-codegen: watching src (1 directory); Ctrl-C to stop.',
+    ]);
+  });
+
+  it('--flag=value reads like --flag value, and --import-extension overrides the tsconfig', () => {
+    const result = run(['--project=tsconfig.json', '--import-extension=js', '--out', 'src/esm.generated.ts'], project.dir);
+    expect(result).toMatchObject({ code: 0, out: 'tools-codegen: wrote src/esm.generated.ts (1 tools).' });
+    expect(fs.readFileSync(path.join(project.dir, 'src', 'esm.generated.ts'), 'utf8')).toContain("import { ClockTools } from './clock.tools.js';");
   });
 });
 
-describe('watch', () => {
-  const project = makeTempProject({ 'src/clock.tools.ts': TOOLS });
-  let handle: WatchHandle | undefined;
-  afterAll(() => {
-    handle?.close();
-    project.cleanup();
+describe('a project that cannot be read is a usage error: one line, no stack, exit 2', () => {
+  const project = makeTempProject({ 'src/clock.tools.ts': TOOLS, 'app/tsconfig.json': '{ "extends": "../tsconfig.json", "include": ["../src"] }' });
+  afterAll(() => project.cleanup());
+
+  it.each([
+    [['--project', 'nope.json'], "tools-codegen: nope.json: not found; pass the project's tsconfig file with --project (for example --project tsconfig.json)."],
+    [['--project', 'src'], "tools-codegen: src: a directory without a tsconfig.json; pass the project's tsconfig file with --project (for example --project tsconfig.json)."],
+  ])('%j', (args, line) => {
+    expect(run(args, project.dir)).toEqual({ code: 2, out: '', err: line });
   });
 
-  it('regenerates when a source file changes and says which file changed', async () => {
-    const runs: Array<{ result: GenerateResult; changed: readonly string[] }> = [];
-    let notify: () => void = () => undefined;
-    handle = watchProject({ project: project.tsconfig }, {
-      onRun(result, changed) {
-        runs.push({ result, changed });
-        notify();
-      },
+  it('a tsconfig that does not parse: where and what', () => {
+    const broken = path.join(project.dir, 'broken.json');
+    fs.writeFileSync(broken, '{\n  "compilerOptions": { "strict": true }\n  "include": ["src"]\n}\n');
+    expect(run(['--project', 'broken.json'], project.dir)).toEqual({
+      code: 2,
+      out: '',
+      err: "tools-codegen: broken.json:3:3: ',' expected; fix the tsconfig (tsc -p reports the same).",
     });
-    expect(runs).toHaveLength(1);
-    const source = path.join(project.dir, 'src', 'clock.tools.ts');
-    const regenerated = new Promise<void>((resolve, reject) => {
-      const giveUp = setTimeout(() => reject(new Error('no regeneration after editing the source')), 30_000);
-      notify = () => {
-        clearTimeout(giveUp);
-        resolve();
-      };
+  });
+
+  it('an extends that cannot be read', () => {
+    fs.writeFileSync(path.join(project.dir, 'orphan.json'), '{ "extends": "./missing-base.json", "include": ["src"] }');
+    const result = run(['--project', 'orphan.json'], project.dir);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^tools-codegen: orphan\.json: Cannot read file '[^']*missing-base\.json'; fix the tsconfig \(tsc -p reports the same\)\.$/);
+  });
+
+  it('a directory that holds a tsconfig.json is read like tsc -p reads it', () => {
+    expect(run(['--project', 'app', '--check'], project.dir)).toMatchObject({ code: 1, err: expect.stringContaining('is stale: the file does not exist') });
+  });
+});
+
+describe('a project with no tools is an error, not an empty manifest', () => {
+  const cleanups: Array<() => void> = [];
+  afterAll(() => cleanups.forEach((cleanup) => cleanup()));
+  const runIn = (files: Record<string, string>, args: string[] = []) => {
+    const project = makeTempProject(files);
+    cleanups.push(project.cleanup);
+    return { ...run(['--project', 'tsconfig.json', ...args], project.dir), dir: project.dir };
+  };
+
+  it('says where it looked and the likely causes, and writes nothing', () => {
+    const result = runIn({ 'src/clock.ts': 'export class Clock {}\n', 'lib/clock.tools.ts': TOOLS });
+    expect(result.code).toBe(1);
+    expect(result.err.split('\n')).toEqual([
+      'tsconfig.json:1:1 error: no @Tool methods found in the 1 source file this tsconfig selects (include: ["src"]); ' +
+        "check that @Tool is imported from '@toolwright/core' and that the tools files are inside \"include\".",
+      'tools-codegen: 1 error, 0 warnings',
+      'tools-codegen: src/tools.generated.ts was not written; fix the errors above.',
+    ]);
+    expect(fs.existsSync(path.join(result.dir, 'src', 'tools.generated.ts'))).toBe(false);
+  });
+
+  it('points at a @Tool that is not imported from @toolwright/core', () => {
+    const result = runIn({
+      'src/clock.tools.ts': TOOLS.replace("import { Param, Tool } from '@toolwright/core';", "import { Param } from '@toolwright/core';\nimport { Tool } from 'other-tools';"),
+      'node_modules/other-tools/package.json': JSON.stringify({ name: 'other-tools', types: 'index.d.ts' }),
+      'node_modules/other-tools/index.d.ts': 'export declare function Tool(options?: object): MethodDecorator;\n',
     });
-    fs.writeFileSync(source, TOOLS.replace("@Tool({ effect: 'read' })", "@Tool({ effect: 'read', name: 'clock_now' })"));
-    await regenerated;
-    expect(runs[1].changed).toEqual([source]);
-    expect(runs[1].result.tools.map((t) => t.name)).toEqual(['clock_now']);
-    expect(fs.readFileSync(path.join(project.dir, 'src', 'tools.generated.ts'), 'utf8')).toContain("name: 'clock_now'");
+    expect(result.code).toBe(1);
+    expect(result.err.split('\n')[0]).toBe(
+      "src/clock.tools.ts:11:3 error ClockTools.now: this @Tool comes from 'other-tools', not from '@toolwright/core', so the method is not a tool; import { Tool } from '@toolwright/core'.",
+    );
+  });
+
+  it('a project whose only tool has errors reports those errors, not "no tools"', () => {
+    const result = runIn({ 'src/clock.tools.ts': TOOLS.replace('zone: string', 'zone: Map<string, string>').replace('return zone;', 'return String(zone);') });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('type Map cannot be sent as JSON');
+    expect(result.err).not.toContain('no @Tool methods found');
+  });
+
+  it('--check fails the same way instead of calling an empty manifest up to date', () => {
+    expect(runIn({ 'src/clock.ts': 'export class Clock {}\n' }, ['--check']).code).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ export { Input } from './decorators/input.decorator';
 export { Ctx } from './decorators/ctx.decorator';
 export { ToolGroup } from './decorators/tool-group.decorator';
 export { ToolDefinitionError } from './decorators/definition-error';
-export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect } from './decorators/tool-options';
+export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect, ToolApproval } from './decorators/tool-options';
 
 export { defineToolManifest } from './manifest/define-tool-manifest';
 export { ManifestMismatchError } from './manifest/check-manifest';
@@ -28,3 +28,16 @@ export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
 export type { RunnableToolsOptions } from './loop/runnable-tools';
+
+export { RUN_STATE_VERSION, createRunState, checkRunState } from './approval/run-state';
+export type { RunState, RunStatus, PendingCall, RunBudgetsUsed, RunUsage, CreateRunStateInput } from './approval/run-state';
+export { RunStateError, type RunStateProblem } from './approval/run-state-error';
+export { signRunState, verifyRunState, type SignedRunState, type RunStateSecret } from './approval/run-state-signature';
+export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall } from './approval/decisions';
+export { DecisionError, type DecisionProblem } from './approval/decision-error';
+export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
+export { DEFAULT_CLAIM_LEASE_MS } from './approval/run-store';
+export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
+export { RunConflictError, RunClaimError, type RunConflictProblem, type RunClaimProblem } from './approval/run-store-errors';
+export { checkJournalResult } from './approval/journal-result';
+export { InMemoryRunStore } from './approval/in-memory-run-store';

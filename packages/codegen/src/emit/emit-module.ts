@@ -1,4 +1,5 @@
 import type { ToolModel } from '../model/tool-model';
+import type { ImportExtension } from '../project/import-extension';
 import { ImportTable, relativeModule } from './import-table';
 import { InputClassWriter } from './input-class-writer';
 import { quote, tsLiteral } from './ts-literal';
@@ -12,16 +13,16 @@ const GENERATED_HEADER = [
  * The generated module: imports of the user's classes, one class-validator input class per
  * `@Param` tool, and `toolManifest`. Plain TypeScript, the same bytes for the same input.
  */
-export function emitModule(tools: readonly ToolModel[], outFile: string): string {
+export function emitModule(tools: readonly ToolModel[], outFile: string, importExtension: ImportExtension): string {
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
   const constants: string[] = [];
   const entries = tools.map((tool) => {
-    const provider = imports.use(relativeModule(outFile, tool.provider.file), tool.provider.className);
+    const provider = imports.use(relativeModule(outFile, tool.provider.file, importExtension), tool.provider.className);
     let inputClass: string;
     if (tool.input.kind === 'dto') {
-      inputClass = imports.use(relativeModule(outFile, tool.input.file), tool.input.className);
+      inputClass = imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className);
     } else {
       const defs = tool.inputSchema.$defs;
       let root = '{}';

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { ImportExtension } from '../project/import-extension';
 
 /**
  * The imports of the generated module: each local name unique (two user classes called `Input`
@@ -51,8 +52,21 @@ function rank(module: string): number {
   return module.startsWith('.') ? 1 : 0;
 }
 
-/** How the generated file at `outFile` imports the source file `target` (CommonJS, no extension). */
-export function relativeModule(outFile: string, target: string): string {
-  const relative = path.relative(path.dirname(outFile), target).split(path.sep).join('/').replace(/\.(d\.)?[cm]?tsx?$/, '');
+/** The emitted JavaScript extension of each TypeScript one. */
+const EMITTED: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
+
+/**
+ * How the generated file at `outFile` imports the source file `target`, with the extension the
+ * project's module settings need (see `importExtensionFor`). A declaration file is imported by the
+ * name of the JavaScript it describes; `.mts`/`.cts` files always keep one, since no resolver
+ * adds it.
+ */
+export function relativeModule(outFile: string, target: string, extension: ImportExtension): string {
+  const [, base, declaration, sourceExtension] = /^(.*?)(\.d)?(\.[cm]?tsx?)$/.exec(target) ?? [undefined, target, undefined, ''];
+  const emitted = EMITTED[sourceExtension] ?? '';
+  let suffix = '';
+  if (extension === 'ts') suffix = declaration ? emitted : sourceExtension;
+  else if (extension === 'js' || emitted === '.mjs' || emitted === '.cjs') suffix = emitted;
+  const relative = path.relative(path.dirname(outFile), base + suffix).split(path.sep).join('/');
   return relative.startsWith('.') ? relative : `./${relative}`;
 }

@@ -29,6 +29,11 @@ export class Diagnostics {
     this.add('warning', node, path, message);
   }
 
+  /** An error about the project rather than a node of it (no tools at all: at the tsconfig). */
+  errorAt(location: { file: string; line: number; column: number }, message: string): void {
+    this.push({ severity: 'error', ...location, path: '', message });
+  }
+
   get all(): Diagnostic[] {
     return [...this.items].sort(compareDiagnostics);
   }
@@ -40,7 +45,11 @@ export class Diagnostics {
   private add(severity: Severity, node: Node, path: readonly string[], message: string): void {
     const source = node.getSourceFile();
     const { line, column } = lineAndColumnOf(source, node.getStart());
-    const diagnostic = { severity, file: source.getFilePath(), line, column, path: path.join(' → '), message };
+    this.push({ severity, file: source.getFilePath(), line, column, path: path.join(' → '), message });
+  }
+
+  private push(diagnostic: Diagnostic): void {
+    const { line, column, message, severity } = diagnostic;
     // The same problem reached twice (a type shared by two tools) is reported once, whatever its severity.
     const key = JSON.stringify([diagnostic.file, line, column, diagnostic.path, message]);
     if (this.keys.has(key)) return;

@@ -4,7 +4,8 @@ import type { Diagnostic } from './diagnostic';
 /** `src/orders.ts:12:5 error Orders.cancel → input → reason: ...`, one line per problem. */
 export function formatDiagnostic(diagnostic: Diagnostic, cwd: string): string {
   const file = path.relative(cwd, diagnostic.file) || diagnostic.file;
-  return `${file}:${diagnostic.line}:${diagnostic.column} ${diagnostic.severity} ${diagnostic.path}: ${diagnostic.message}`;
+  const where = diagnostic.path === '' ? '' : ` ${diagnostic.path}`;
+  return `${file}:${diagnostic.line}:${diagnostic.column} ${diagnostic.severity}${where}: ${diagnostic.message}`;
 }
 
 /** The closing line of a run: how many errors and warnings. */

@@ -57,3 +57,30 @@ function scanParameter(declaration: ParameterDeclaration): ScannedParameter {
   return { declaration };
 }
 
+
+/** A method decorated `@Tool` where that `Tool` is not `@toolwright/core`'s. */
+export interface ForeignToolDecorator {
+  decorator: Decorator;
+  /** `Class.method`. */
+  where: string;
+  /** The package it comes from; `undefined` when it is not imported at all. */
+  packageName?: string;
+}
+
+/** `@Tool` decorators that look like toolwright's but are not, to explain a project with no tools. */
+export function findForeignToolDecorators(files: readonly SourceFile[]): ForeignToolDecorator[] {
+  const found: ForeignToolDecorator[] = [];
+  for (const file of files) {
+    for (const classDeclaration of file.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+      for (const method of classDeclaration.getMethods()) {
+        for (const decorator of method.getDecorators()) {
+          if (decorator.getName() !== 'Tool') continue;
+          const origin = decoratorOrigin(decorator);
+          if (origin?.packageName === TOOLWRIGHT_CORE) continue;
+          found.push({ decorator, where: `${classDeclaration.getName() ?? '(anonymous class)'}.${method.getName()}`, packageName: origin?.packageName });
+        }
+      }
+    }
+  }
+  return found;
+}

@@ -4,6 +4,15 @@ import type { ToolContext } from '../context';
 /** Whether a tool only reads (safe to run beside other reads) or may change something. */
 export type ToolEffect = 'read' | 'write';
 
+/**
+ * Whether a call waits for a person's decision: always (`true`), never (`false`), or as a
+ * predicate decides from the validated input (e.g. refunds over a limit). Called with `this`
+ * bound to the provider instance, like `guard`.
+ */
+export type ToolApproval<TAuth = any, TInput = any> =
+  | boolean
+  | ((this: any, ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>);
+
 export interface ToolOptions<TAuth = any, TInput = any> {
   /** Overrides the derived name (`<group prefix>_<snake_case(method)>`). */
   name?: string;
@@ -22,6 +31,11 @@ export interface ToolOptions<TAuth = any, TInput = any> {
   guard?: (this: any, ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
   /** Adds `cache_control` to this tool's definition. */
   cacheControl?: CacheControlEphemeral;
+  /**
+   * Ask a person before a call runs; decided after validation and guard. When set, it overrides
+   * the container's approval policy for this tool (`false` exempts a write from `'writes'`).
+   */
+  approval?: ToolApproval<TAuth, TInput>;
 }
 
 export interface ParamOptions {

@@ -24,6 +24,11 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.effect !== undefined && options.effect !== 'read' && options.effect !== 'write') {
       throw new ToolDefinitionError(`@Tool on ${where}: effect must be 'read' or 'write', got ${JSON.stringify(options.effect)}.`);
     }
+    if (options.approval !== undefined && typeof options.approval !== 'boolean' && typeof options.approval !== 'function') {
+      throw new ToolDefinitionError(
+        `@Tool on ${where}: approval must be true, false or a function (ctx, input) => boolean, got ${JSON.stringify(options.approval)}.`,
+      );
+    }
     for (const key of ['timeoutMs', 'maxResultChars'] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isInteger(value) || value < 1)) {

@@ -2,15 +2,23 @@ import { readDecoratedTools, type DecoratedTool } from '../decorators/tool-metad
 import { TOOL_NAME_PATTERN } from './tool-name';
 import type { Class, ToolManifest, ToolManifestEntry } from './manifest.types';
 
-/** The manifest and the running code disagree; the fix is to regenerate it. */
+/**
+ * The manifest, the decorators and the provider instances disagree. `stale` problems are fixed by
+ * regenerating the manifest; the others by changing what is passed in `providers`, so only the
+ * first kind says to run `tools-codegen`.
+ */
 export class ManifestMismatchError extends Error {
   override name = 'ManifestMismatchError';
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  constructor(stale: readonly string[], providers: readonly string[] = []) {
+    const problems = [...providers, ...stale];
+    const count = `${problems.length} problem${problems.length === 1 ? '' : 's'}`;
     super(
-      `The tool manifest does not match the code (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+      (stale.length > 0 ? `The tool manifest does not match the code (${count}):\n` : `The tool providers do not match the manifest (${count}):\n`) +
         problems.map((p) => `  - ${p}`).join('\n') +
-        '\nRun `tools-codegen` to regenerate the manifest, then rebuild.',
+        (stale.length > 0 ? '\nRun `tools-codegen` to regenerate the manifest, then rebuild.' : ''),
     );
+    this.problems = problems;
   }
 }
 
@@ -26,40 +34,78 @@ export interface BoundTool {
  * disagreement so the user sees them all at once.
  */
 export function bindManifest(manifest: ToolManifest, providers: readonly object[]): BoundTool[] {
-  const problems: string[] = [];
+  const stale: string[] = [];
+  const wiring: string[] = [];
   const bound: BoundTool[] = [];
   const byName = new Map<string, string>();
   const covered = new Set<ToolManifestEntry>();
+  // Classes whose entries already have a more precise problem than "no instance was given".
+  const explained = new Set<Class>();
 
-  for (const instance of providers) {
+  providers.forEach((instance, index) => {
+    const misfit = misfitProvider(instance, index, manifest);
+    if (misfit) {
+      wiring.push(misfit.problem);
+      if (misfit.explains) explained.add(misfit.explains);
+      return;
+    }
     const cls = instance.constructor as Class;
     for (const decorated of readDecoratedTools(cls)) {
       const where = `${cls.name}.${decorated.method}`;
       const entry = manifest.entries.find((e) => instance instanceof e.provider && e.method === decorated.method);
       if (!entry) {
-        problems.push(`${where} has @Tool but no manifest entry`);
+        stale.push(`${where} has @Tool but no manifest entry`);
         continue;
       }
       covered.add(entry);
-      problems.push(...compare(where, entry, decorated, (instance as any)[decorated.method]));
+      stale.push(...compare(where, entry, decorated, (instance as any)[decorated.method]));
       const previous = byName.get(entry.definition.name);
-      if (previous) problems.push(`${where} and ${previous} are both named "${entry.definition.name}"`);
+      if (previous) stale.push(`${where} and ${previous} are both named "${entry.definition.name}"`);
       byName.set(entry.definition.name, where);
       bound.push({ entry, instance, decorated });
     }
-  }
+  });
+  const missing = new Map<Class, string[]>();
   for (const entry of manifest.entries) {
     if (covered.has(entry)) continue;
-    const where = `${entry.provider.name}.${entry.method}`;
-    const hasProvider = providers.some((p) => p instanceof entry.provider);
-    problems.push(
-      hasProvider
-        ? `${where} is in the manifest but the method has no @Tool decorator`
-        : `${where} is in the manifest but no provider instance of ${entry.provider.name} was given`,
+    if (providers.some((p) => p instanceof entry.provider)) {
+      stale.push(`${entry.provider.name}.${entry.method} is in the manifest but the method has no @Tool decorator`);
+    } else if (!explained.has(entry.provider)) {
+      missing.set(entry.provider, [...(missing.get(entry.provider) ?? []), entry.method]);
+    }
+  }
+  for (const [cls, methods] of missing) {
+    wiring.push(
+      `${methods.map((m) => `${cls.name}.${m}`).join(', ')} ${methods.length === 1 ? 'is' : 'are'} in the manifest but no provider instance of ${cls.name} was given: ` +
+        `pass \`new ${cls.name}(...)\` in \`providers\` (with @toolwright/nest, list ${cls.name} in a module's providers)`,
     );
   }
-  if (problems.length > 0) throw new ManifestMismatchError(problems);
+  if (stale.length > 0 || wiring.length > 0) throw new ManifestMismatchError(stale, wiring);
   return bound;
+}
+
+/**
+ * A provider that cannot be a tools instance: a class instead of an instance of it, not an object,
+ * or an instance of a second copy of a manifest class. `explains`: the manifest class it stands in for.
+ */
+function misfitProvider(instance: unknown, index: number, manifest: ToolManifest): { problem: string; explains?: Class } | undefined {
+  if (typeof instance === 'function') {
+    const name = instance.name || 'ToolsClass';
+    return { problem: `providers[${index}] is the class ${name}, not an instance of it; pass \`new ${name}(...)\``, explains: instance as Class };
+  }
+  if (typeof instance !== 'object' || instance === null) {
+    return { problem: `providers[${index}] is ${instance === null ? 'null' : typeof instance}, not a tools class instance` };
+  }
+  const cls = instance.constructor;
+  if (manifest.entries.some((e) => e.provider === cls)) return undefined;
+  const twin = manifest.entries.find((e) => e.provider.name === cls.name && !(instance instanceof e.provider));
+  if (!twin) return undefined;
+  return {
+    problem:
+      `providers[${index}] is a ${cls.name}, but not the ${cls.name} class the manifest imports: the module is loaded twice ` +
+      '(two paths to it, or once as ESM and once as CommonJS); import the class the way the generated manifest does',
+    explains: twin.provider,
+  };
 }
 
 function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTool, fn: unknown): string[] {

@@ -6,12 +6,16 @@ class Empty {}
 
 const entry = (overrides: Partial<ToolManifestEntry>): ToolManifestEntry => ({ ...ordersManifest.entries[0], ...overrides });
 
-function constructionError(build: () => unknown): ManifestMismatchError {
+const REGENERATE = 'Run `tools-codegen` to regenerate the manifest';
+
+/** The error of a construction that must fail; `stale` says whether it should tell to regenerate. */
+function constructionError(build: () => unknown, stale = true): ManifestMismatchError {
   try {
     build();
   } catch (error) {
     expect(error).toBeInstanceOf(ManifestMismatchError);
-    expect((error as Error).message).toContain('Run `tools-codegen` to regenerate the manifest');
+    if (stale) expect((error as Error).message).toContain(REGENERATE);
+    else expect((error as Error).message).not.toContain('tools-codegen');
     return error as ManifestMismatchError;
   }
   throw new Error('expected the container constructor to throw');
@@ -36,10 +40,64 @@ describe('ToolContainer refuses a manifest that does not match the code', () => 
     expect(error.problems).toEqual(['Extra.doIt has @Tool but no manifest entry']);
   });
 
-  it('an entry whose class has no provider', () => {
-    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [] }));
+  it('an entry whose class has no provider says what to pass, not to regenerate', () => {
+    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [] }), false);
     expect(error.problems).toEqual([
-      'OrderTools.buscarPedido is in the manifest but no provider instance of OrderTools was given',
+      "OrderTools.buscarPedido is in the manifest but no provider instance of OrderTools was given: pass `new OrderTools(...)` in `providers` (with @toolwright/nest, list OrderTools in a module's providers)",
+    ]);
+    expect(error.message).toMatch(/^The tool providers do not match the manifest \(1 problem\):\n/);
+  });
+
+  it('one problem per missing class, naming each of its tools', () => {
+    class Second {
+      @Tool({ effect: 'read' })
+      a() {
+        return 1;
+      }
+      @Tool({ effect: 'read' })
+      b() {
+        return 2;
+      }
+    }
+    const manifest = defineToolManifest([
+      entry({ provider: Second, method: 'a', definition: { ...buscarPedidoDefinition, name: 'a' }, parameters: [] }),
+      entry({ provider: Second, method: 'b', definition: { ...buscarPedidoDefinition, name: 'b' }, parameters: [] }),
+    ]);
+    const error = constructionError(() => new ToolContainer({ manifest, providers: [] }), false);
+    expect(error.problems).toEqual([expect.stringMatching(/^Second\.a, Second\.b are in the manifest but no provider instance of Second was given: pass `new Second\(\.\.\.\)`/)]);
+  });
+
+  it('a class passed instead of an instance says to pass an instance, once', () => {
+    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [OrderTools] }), false);
+    expect(error.problems).toEqual(['providers[0] is the class OrderTools, not an instance of it; pass `new OrderTools(...)`']);
+  });
+
+  it('null or a primitive among the providers is named by its index', () => {
+    const providers = [new OrderTools(), null, 'orders'] as unknown as object[];
+    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers }), false);
+    expect(error.problems).toEqual([
+      'providers[1] is null, not a tools class instance',
+      'providers[2] is string, not a tools class instance',
+    ]);
+  });
+
+  it('an instance of a second copy of the class (the module loaded twice) is told apart from a stale manifest', () => {
+    const copy = { OrderTools: class OrderTools {} }.OrderTools;
+    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [new copy()] }), false);
+    expect(error.problems).toEqual([expect.stringMatching(/^providers\[0\] is a OrderTools, but not the OrderTools class the manifest imports: the module is loaded twice/)]);
+  });
+
+  it('a stale problem and a wiring problem together: both listed, and the advice to regenerate', () => {
+    class Extra {
+      @Tool()
+      doIt() {
+        return 1;
+      }
+    }
+    const error = constructionError(() => new ToolContainer({ manifest: ordersManifest, providers: [new Extra()] }));
+    expect(error.problems).toEqual([
+      expect.stringContaining('no provider instance of OrderTools was given'),
+      'Extra.doIt has @Tool but no manifest entry',
     ]);
   });
 

@@ -1,0 +1,68 @@
+import { DecisionError } from './decision-error';
+import type { PendingCall, RunState } from './run-state';
+
+/** A person's answer for one pending call; `reason` is shown to the model when a call is denied. */
+export interface ApprovalDecision {
+  approve: boolean;
+  reason?: string;
+}
+
+/** One decision per pending call, keyed by its `toolUseId`. */
+export type ApprovalDecisions = Record<string, ApprovalDecision>;
+
+/** A pending call and what was decided for it. */
+export interface DecidedCall {
+  call: PendingCall;
+  decision: ApprovalDecision;
+}
+
+/**
+ * The decisions for `runId`, one per pending call in the order the model asked for them, or a
+ * `DecisionError`: the run is unknown (`state` undefined) or finished, a decision is not of the
+ * form `{ approve: boolean, reason?: string }`, names an id that is not pending, or is missing.
+ * A `'running'` run is accepted here: whether it may be resumed is the store's claim to decide.
+ */
+export function checkDecisions(runId: string, state: RunState | undefined, decisions: unknown): DecidedCall[] {
+  if (!state) throw new DecisionError('unknown_run', runId, [], `Run ${JSON.stringify(runId)} is not in the store; it may have never existed or been removed.`);
+  if (state.status === 'finished') {
+    throw new DecisionError('finished_run', runId, [], `Run ${JSON.stringify(runId)} is finished; there is nothing left to decide.`);
+  }
+  if (typeof decisions !== 'object' || decisions === null || Array.isArray(decisions)) {
+    throw new DecisionError('malformed', runId, [], 'Decisions must be an object keyed by toolUseId: { "<toolUseId>": { "approve": true } }.');
+  }
+  const given = decisions as Record<string, unknown>;
+  const malformed = Object.keys(given).filter((id) => !isDecision(given[id]));
+  if (malformed.length > 0) {
+    throw new DecisionError(
+      'malformed',
+      runId,
+      malformed,
+      `Decisions for ${list(malformed)} must be { "approve": boolean, "reason"?: string }.`,
+    );
+  }
+  const pendingIds = new Set(state.pending.map((call) => call.toolUseId));
+  const notPending = Object.keys(given).filter((id) => !pendingIds.has(id));
+  if (notPending.length > 0) {
+    throw new DecisionError(
+      'not_pending',
+      runId,
+      notPending,
+      `Run ${JSON.stringify(runId)} has no pending call ${list(notPending)}; pending: ${list([...pendingIds])}.`,
+    );
+  }
+  const missing = state.pending.filter((call) => !Object.hasOwn(given, call.toolUseId)).map((call) => call.toolUseId);
+  if (missing.length > 0) {
+    throw new DecisionError('missing', runId, missing, `Run ${JSON.stringify(runId)} needs a decision for ${list(missing)} too; decide every pending call at once.`);
+  }
+  return state.pending.map((call) => ({ call, decision: given[call.toolUseId] as ApprovalDecision }));
+}
+
+function isDecision(value: unknown): value is ApprovalDecision {
+  if (typeof value !== 'object' || value === null) return false;
+  const decision = value as Record<string, unknown>;
+  return typeof decision.approve === 'boolean' && (decision.reason === undefined || typeof decision.reason === 'string');
+}
+
+function list(ids: readonly string[]): string {
+  return ids.map((id) => JSON.stringify(id)).join(', ');
+}

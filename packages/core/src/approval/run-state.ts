@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolEffect } from '../decorators/tool-options';
+import { RunStateError } from './run-state-error';
+
+/** The only layout this build reads and writes; a saved state carries it as `version`. */
+export const RUN_STATE_VERSION = 1;
+
+/**
+ * `pending`: waiting for decisions. `running`: a process is executing it (after a claim).
+ * `finished`: nothing is left to decide or run; resume refuses it.
+ */
+export type RunStatus = 'pending' | 'running' | 'finished';
+
+/** A call a person must decide on: what the model asked for, after validation and guard. */
+export interface PendingCall {
+  toolUseId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+  effect: ToolEffect;
+}
+
+/** Tokens summed over the run so far (the same fields as the loop's usage). */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+/** What the run has spent of its limits, so a resumed run keeps counting instead of starting over. */
+export interface RunBudgetsUsed {
+  turns: number;
+  usage: RunUsage;
+  elapsedMs: number;
+}
+
+/** A paused (or running, or finished) run as saved in a store: plain JSON, versioned. */
+export interface RunState {
+  version: typeof RUN_STATE_VERSION;
+  runId: string;
+  status: RunStatus;
+  messages: MessageParam[];
+  pending: PendingCall[];
+  used: RunBudgetsUsed;
+}
+
+export interface CreateRunStateInput {
+  /** A random UUID when absent. */
+  runId?: string;
+  /** `'pending'` by default. */
+  status?: RunStatus;
+  messages: MessageParam[];
+  pending: PendingCall[];
+  /** Nothing spent when absent. */
+  used?: RunBudgetsUsed;
+}
+
+/** A new run state, checked like one read back from a store. */
+export function createRunState(input: CreateRunStateInput): RunState {
+  const state: RunState = {
+    version: RUN_STATE_VERSION,
+    runId: input.runId ?? randomUUID(),
+    status: input.status ?? 'pending',
+    messages: input.messages,
+    pending: input.pending,
+    used: input.used ?? {
+      turns: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+      elapsedMs: 0,
+    },
+  };
+  return checkRunState(state);
+}
+
+/**
+ * `value` as a `RunState`, or a `RunStateError` naming the first field that is wrong. A state
+ * is data from outside the process (a database row, a client's request), so every field is checked.
+ */
+export function checkRunState(value: unknown): RunState {
+  if (!isObject(value)) throw malformed('the run state', 'must be an object');
+  if (value.version !== RUN_STATE_VERSION) {
+    throw new RunStateError(
+      'version',
+      `Run state version ${JSON.stringify(value.version)} is not supported: this build of toolwright reads version ${RUN_STATE_VERSION}. ` +
+        'Resume the run with the version that saved it, or start a new run.',
+    );
+  }
+  if (typeof value.runId !== 'string' || value.runId === '') throw malformed('runId', 'must be a non-empty string');
+  if (value.status !== 'pending' && value.status !== 'running' && value.status !== 'finished') {
+    throw malformed('status', `must be 'pending', 'running' or 'finished', got ${JSON.stringify(value.status)}`);
+  }
+  checkMessages(value.messages);
+  checkPending(value.pending, value.status);
+  checkUsed(value.used);
+  return value as unknown as RunState;
+}
+
+function checkMessages(messages: unknown): void {
+  if (!Array.isArray(messages)) throw malformed('messages', 'must be an array');
+  messages.forEach((message, i) => {
+    if (!isObject(message)) throw malformed(`messages[${i}]`, 'must be an object');
+    if (message.role !== 'user' && message.role !== 'assistant') {
+      throw malformed(`messages[${i}].role`, `must be 'user' or 'assistant', got ${JSON.stringify(message.role)}`);
+    }
+    if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
+      throw malformed(`messages[${i}].content`, 'must be a string or an array of content blocks');
+    }
+  });
+}
+
+function checkPending(pending: unknown, status: RunStatus): void {
+  if (!Array.isArray(pending)) throw malformed('pending', 'must be an array');
+  const seen = new Set<string>();
+  pending.forEach((call, i) => {
+    const at = `pending[${i}]`;
+    if (!isObject(call)) throw malformed(at, 'must be an object');
+    if (typeof call.toolUseId !== 'string' || call.toolUseId === '') throw malformed(`${at}.toolUseId`, 'must be a non-empty string');
+    if (seen.has(call.toolUseId)) throw malformed(`${at}.toolUseId`, `repeats ${JSON.stringify(call.toolUseId)}; each pending call has its own id`);
+    seen.add(call.toolUseId);
+    if (typeof call.toolName !== 'string' || call.toolName === '') throw malformed(`${at}.toolName`, 'must be a non-empty string');
+    if (!isObject(call.input)) throw malformed(`${at}.input`, 'must be a JSON object');
+    if (call.effect !== 'read' && call.effect !== 'write') {
+      throw malformed(`${at}.effect`, `must be 'read' or 'write', got ${JSON.stringify(call.effect)}`);
+    }
+  });
+  if (status === 'pending' && pending.length === 0) throw malformed('pending', "is empty, but a 'pending' run waits for at least one decision");
+  if (status === 'finished' && pending.length > 0) throw malformed('pending', "must be empty in a 'finished' run");
+}
+
+function checkUsed(used: unknown): void {
+  if (!isObject(used)) throw malformed('used', 'must be an object');
+  checkCount(used.turns, 'used.turns');
+  checkCount(used.elapsedMs, 'used.elapsedMs');
+  if (!isObject(used.usage)) throw malformed('used.usage', 'must be an object');
+  for (const key of ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens']) {
+    checkCount(used.usage[key], `used.usage.${key}`);
+  }
+}
+
+function checkCount(value: unknown, at: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw malformed(at, `must be a number >= 0, got ${JSON.stringify(value)}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function malformed(at: string, problem: string): RunStateError {
+  return new RunStateError('malformed', `Run state is not valid: ${at} ${problem}.`);
+}
