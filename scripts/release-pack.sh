@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes the tarballs users would install into .release/ (or the folder given). Cleans and builds
-# the three packages once, then packs each with pnpm pack, which rewrites workspace:* ranges to
+# the publishable packages once, then packs each with pnpm pack, which rewrites workspace:* ranges to
 # real versions (each package's prepack does the same clean build when it is packed alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,9 +9,9 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 rm -f "$out"/toolwright-*.tgz
 pnpm() { npx -y pnpm@12.4.2 "$@"; }
-packages=(core codegen nest)
+packages=(core codegen nest pg-store)
 for pkg in "${packages[@]}"; do rm -rf "packages/$pkg/dist"; done
-pnpm --filter @toolwright/core --filter @toolwright/codegen --filter @toolwright/nest build >/dev/null
+pnpm "${packages[@]/#/--filter=@toolwright/}" build >/dev/null
 for pkg in "${packages[@]}"; do
   (cd "packages/$pkg" && pnpm pack --config.ignore-scripts=true --pack-destination "$out" >/dev/null)
 done
