@@ -6,6 +6,7 @@ const sources = {
   '^@toolwright/core/generated$': '<rootDir>/packages/core/src/generated/index.ts',
   '^@toolwright/codegen$': '<rootDir>/packages/codegen/src/index.ts',
   '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
+  '^@toolwright/mcp$': '<rootDir>/packages/mcp/src/index.ts',
   '^@toolwright/pg-store$': '<rootDir>/packages/pg-store/src/index.ts',
 };
 

@@ -12,9 +12,10 @@ export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class } from './manifest/manifest.types';
 
 export { ToolContainer } from './container';
-export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply } from './container';
+export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
-export type { ToolEvent, CallOutcome } from './execution/call.types';
+export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
+export type { InputLimits } from './validation/plain-input';
 export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 

@@ -43,6 +43,16 @@ export const toolManifest = defineToolManifest([
     effect: 'read',
     inputClass: BuscarPedidoInput,
     parameters: [{ kind: 'param', property: 'numero' }],
+    outputSchema: {
+      type: 'object',
+      properties: {
+        status: { type: 'string' },
+        previsao: {
+          type: ['string', 'null'],
+        },
+      },
+      required: ['status', 'previsao'],
+    },
   },
   {
     provider: OrdersTools,
@@ -69,5 +79,14 @@ export const toolManifest = defineToolManifest([
     effect: 'write',
     inputClass: CancelarPedidoInput,
     parameters: [{ kind: 'param', property: 'numero' }, { kind: 'ctx' }],
+    outputSchema: {
+      type: 'object',
+      properties: {
+        numero: { type: 'string' },
+        status: { type: 'string' },
+        canceladoPor: { type: 'string' },
+      },
+      required: ['numero', 'status', 'canceladoPor'],
+    },
   },
 ]);

@@ -55,6 +55,7 @@ function manifestEntry(tool: ToolModel, provider: string, inputClass: string): s
     `${indent}effect: ${quote(tool.effect)},`,
     `${indent}inputClass: ${inputClass},`,
     `${indent}parameters: [${parameters.join(', ')}],`,
+    ...(tool.outputSchema ? [`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`] : []),
     '  },',
   ].join('\n');
 }

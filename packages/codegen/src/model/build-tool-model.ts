@@ -9,6 +9,7 @@ import { isRegexValue, type LiteralValue } from '../scan/literal-value';
 import { KNOWN_FORMATS, patternProblem } from '../schema/formats';
 import { orderKeys, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
+import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { readDecoratorOptions } from './read-options';
@@ -63,6 +64,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   if (options.cacheControl !== undefined) definition.cache_control = options.cacheControl;
 
   const location = locationOf(tool.method);
+  const outputSchema = outputSchemaOf(tool.method, path, diagnostics);
   return {
     name,
     provider: { className: tool.className, file: tool.classDeclaration.getSourceFile().getFilePath() },
@@ -72,6 +74,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     definition,
     input: input.input,
     parameters: input.parameters,
+    ...(outputSchema && { outputSchema }),
     location,
   };
 }

@@ -29,6 +29,8 @@ export interface ToolModel {
   definition: ToolDefinition;
   input: ToolInput;
   parameters: ParameterBinding[];
+  /** The schema of an object-typed return value (MCP `outputSchema`). */
+  outputSchema?: JsonSchema;
   /** `file:line:col` of the method, for messages. */
   location: string;
 }

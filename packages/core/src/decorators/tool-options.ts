@@ -31,6 +31,14 @@ export interface ToolOptions<TAuth = any, TInput = any> {
   guard?: (this: any, ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
   /** Adds `cache_control` to this tool's definition. */
   cacheControl?: CacheControlEphemeral;
+  /** A human-readable name for clients that show tools to people (MCP `title`). */
+  title?: string;
+  /** Calling it again with the same input has no further effect (MCP `idempotentHint`). */
+  idempotent?: boolean;
+  /** It may delete or overwrite, not only add (MCP `destructiveHint`). */
+  destructive?: boolean;
+  /** It reaches beyond the application's own data: the web, third-party systems (MCP `openWorldHint`). */
+  openWorld?: boolean;
   /**
    * Ask a person before a call runs; decided after validation and guard. When set, it overrides
    * the container's approval policy for this tool (`false` exempts a write from `'writes'`).

@@ -24,6 +24,9 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.effect !== undefined && options.effect !== 'read' && options.effect !== 'write') {
       throw new ToolDefinitionError(`@Tool on ${where}: effect must be 'read' or 'write', got ${JSON.stringify(options.effect)}.`);
     }
+    if (options.effect === 'read' && options.destructive === true) {
+      throw new ToolDefinitionError(`@Tool on ${where}: a read cannot be destructive; declare effect: 'write', or drop destructive.`);
+    }
     if (options.approval !== undefined && typeof options.approval !== 'boolean' && typeof options.approval !== 'function') {
       throw new ToolDefinitionError(
         `@Tool on ${where}: approval must be true, false or a function (ctx, input) => boolean, got ${JSON.stringify(options.approval)}.`,

@@ -26,6 +26,8 @@ export interface ToolManifestEntry {
   inputClass: new () => object;
   /** One binding per method parameter, in parameter order. */
   parameters: readonly ParameterBinding[];
+  /** JSON Schema of the method's object-typed return value (MCP `outputSchema`). */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface ToolManifest {

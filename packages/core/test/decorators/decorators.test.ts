@@ -146,6 +146,19 @@ describe('decorator misuse fails at class definition with a message that says wh
     expect(message).toContain(`effect must be 'read' or 'write', got "delete"`);
   });
 
+  it('a read declared destructive', () => {
+    const message = define(() => {
+      class Bad {
+        @Tool({ effect: 'read', destructive: true })
+        m() {
+          return 1;
+        }
+      }
+      return Bad;
+    });
+    expect(message).toBe(`@Tool on Bad.m: a read cannot be destructive; declare effect: 'write', or drop destructive.`);
+  });
+
   it.each(['timeoutMs', 'maxResultChars'])('a %s that is not a positive integer', (key) => {
     const message = define(() => {
       class Bad {

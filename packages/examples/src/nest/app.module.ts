@@ -38,6 +38,8 @@ export class AppModule {
           client: options.client,
           model: options.model,
           runDefaults: { system: 'Você atende clientes da loja online. Responda em português.', maxTurns: 6 },
+          // The same tools for MCP clients, behind the same authentication as /chat.
+          mcp: { path: '/mcp', name: 'toolwright-orders', guards: [SessionGuard] },
         }),
         OrdersModule,
       ],

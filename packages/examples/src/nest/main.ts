@@ -19,7 +19,7 @@ async function bootstrap(): Promise<void> {
     AppModule.forRoot({ client: new Anthropic(), model: process.env.TOOLWRIGHT_DEMO_MODEL ?? 'claude-haiku-5-5' }),
   );
   await app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1');
-  console.log(`POST ${await app.getUrl()}/chat`);
+  console.log(`POST ${await app.getUrl()}/chat, MCP (Streamable HTTP) at ${await app.getUrl()}/mcp`);
 }
 
 void bootstrap();

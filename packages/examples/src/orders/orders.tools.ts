@@ -13,7 +13,7 @@ export class OrdersTools {
    * @param numero Número do pedido no formato A-1234.
    * @example {"numero": "A-1001"}
    */
-  @Tool({ effect: 'read', timeoutMs: 5_000 })
+  @Tool({ effect: 'read', timeoutMs: 5_000, title: 'Buscar pedido', openWorld: false })
   async buscarPedido(@Param({ pattern: /^A-\d{4}$/ }) numero: string): Promise<{ status: string; previsao: string | null }> {
     const order = await this.repo.find(numero);
     if (!order) throw new ToolError(`pedido ${numero} não encontrado`);
@@ -31,10 +31,14 @@ export class OrdersTools {
   @Tool({
     effect: 'write',
     timeoutMs: 5_000,
+    title: 'Cancelar pedido',
+    destructive: false,
+    idempotent: true,
+    openWorld: false,
     // Permission comes from the session, never from the input: the model writes the input.
     async guard(this: OrdersTools, ctx: ToolContext<Session>, input: { numero: string }) {
       const order = await this.repo.find(input.numero);
-      return order !== undefined && order.cliente === ctx.auth.customerId;
+      return order !== undefined && order.cliente === ctx.auth?.customerId;
     },
   })
   async cancelarPedido(@Param({ pattern: /^A-\d{4}$/ }) numero: string, @Ctx() ctx: ToolContext<Session>) {

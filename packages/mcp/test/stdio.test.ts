@@ -1,0 +1,87 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { toolManifest } from '../../examples/src/tools.generated';
+import { textOf } from './support/clients';
+
+// The entry point a desktop client launches, built by `pnpm build` (which `pnpm test` runs first).
+const MAIN = path.resolve(__dirname, '../../examples/dist/mcp/main.js');
+
+async function launch(customerId?: string, latencyMs = 0): Promise<Client> {
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` first.`);
+  const env = { ...getDefaultEnvironment(), TOOLWRIGHT_LATENCY_MS: String(latencyMs), ...(customerId && { TOOLWRIGHT_CUSTOMER_ID: customerId }) };
+  const client = new Client({ name: 'toolwright-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], env, stderr: 'pipe' }));
+  return client;
+}
+
+describe('stdio: the examples MCP server as a child process', () => {
+  let ana: Client;
+  let nobody: Client;
+
+  beforeAll(async () => {
+    [ana, nobody] = await Promise.all([launch('C-ana'), launch()]);
+  });
+  afterAll(async () => {
+    await Promise.all([ana?.close(), nobody?.close()]);
+  });
+
+  it('lists the manifest tools: same input schema, title, annotations, output schema from the return type', async () => {
+    const { tools } = await ana.listTools();
+    const manifest = Object.fromEntries(toolManifest.entries.map((e) => [e.definition.name, e]));
+    expect(tools.map((t) => t.name)).toEqual(['buscar_pedido', 'cancelar_pedido']);
+    for (const tool of tools) {
+      expect(tool.inputSchema).toEqual(manifest[tool.name].definition.input_schema);
+      expect(tool.description).toBe(manifest[tool.name].definition.description);
+      expect(tool.outputSchema).toEqual(manifest[tool.name].outputSchema);
+    }
+    expect(tools[0]).toMatchObject({ title: 'Buscar pedido', annotations: { readOnlyHint: true, openWorldHint: false } });
+    expect(tools[1]).toMatchObject({
+      title: 'Cancelar pedido',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    });
+  });
+
+  it('answers a read with structuredContent that satisfies the output schema', async () => {
+    const { tools } = await ana.listTools();
+    const result = await ana.callTool({ name: 'buscar_pedido', arguments: { numero: 'A-1001' } });
+    expect(result.structuredContent).toEqual({ status: 'enviado', previsao: '2026-10-20' });
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    const validate = new Ajv({ strict: false }).compile(tools[0].outputSchema!);
+    expect(validate(result.structuredContent)).toBe(true);
+  });
+
+  it('refuses invalid input and reports tool errors as isError results', async () => {
+    const invalid = await ana.callTool({ name: 'buscar_pedido', arguments: { numero: '1001' } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/^Invalid input for buscar_pedido:\n.*numero/);
+    const missing = await ana.callTool({ name: 'buscar_pedido', arguments: { numero: 'A-9999' } });
+    expect(missing).toEqual({ content: [{ type: 'text', text: 'pedido A-9999 não encontrado' }], isError: true });
+  });
+
+  it('runs the write guard on the launching customer: refused without one and for another customer, done for the owner', async () => {
+    const refused = { content: [{ type: 'text', text: 'Not allowed: cancelar_pedido refused this call.' }], isError: true };
+    await expect(nobody.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } })).resolves.toEqual(refused);
+    await expect(ana.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1002' } })).resolves.toEqual(refused);
+    const done = await ana.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } });
+    expect(done.structuredContent).toEqual({ numero: 'A-1001', status: 'cancelado', canceladoPor: 'C-ana' });
+    await expect(ana.callTool({ name: 'buscar_pedido', arguments: { numero: 'A-1001' } })).resolves.toMatchObject({ structuredContent: { status: 'cancelado' } });
+  });
+
+  it('cancels a write in flight on notifications/cancelled: its ctx.signal aborts and the method never runs', async () => {
+    // 200 ms per database access: the guard's lookup is still pending when the client cancels.
+    const slow = await launch('C-ana', 200);
+    try {
+      const controller = new AbortController();
+      const pending = slow.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } }, undefined, { signal: controller.signal });
+      setTimeout(() => controller.abort('the user pressed stop'), 50);
+      await expect(pending).rejects.toThrow();
+      const after = await slow.callTool({ name: 'buscar_pedido', arguments: { numero: 'A-1001' } });
+      expect(after.structuredContent).toEqual({ status: 'enviado', previsao: '2026-10-20' });
+    } finally {
+      await slow.close();
+    }
+  });
+});

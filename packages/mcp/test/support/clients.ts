@@ -1,0 +1,48 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mcpHttpHandler, type McpHttpOptions, type McpToolServer } from '@toolwright/mcp';
+
+/** Bearer tokens the test verifier accepts, and the customer each one stands for. */
+export const TOKENS: Record<string, string> = { 't-ana': 'C-ana', 't-bruno': 'C-bruno' };
+
+export const verifier = {
+  async verifyAccessToken(token: string) {
+    if (token === 't-expired') return { token, clientId: 'C-ana', scopes: ['orders'], expiresAt: Math.floor(Date.now() / 1000) - 60 };
+    const customer = TOKENS[token];
+    if (!customer) throw new InvalidTokenError('unknown token');
+    return { token, clientId: customer, scopes: ['orders'] };
+  },
+};
+
+/** `server` behind `mcpHttpHandler` on a loopback port. */
+export async function listen(server: McpToolServer<any>, options: McpHttpOptions = { verifier }) {
+  const handler = mcpHttpHandler(server, options);
+  const httpServer = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`);
+  return {
+    url,
+    async close() {
+      await handler.close();
+      httpServer.closeAllConnections();
+      await new Promise((resolve) => httpServer.close(resolve));
+    },
+  };
+}
+
+/** The official SDK client over Streamable HTTP, with a bearer token when given. */
+export async function httpClient(url: URL, token?: string): Promise<Client> {
+  const client = new Client({ name: 'toolwright-test', version: '1.0.0' });
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
+
+/** The text of a result's content blocks, joined. */
+export function textOf(result: unknown): string {
+  return ((result as CallToolResult).content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+}
