@@ -69,7 +69,7 @@ install() {
     (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}" && step "$log" npm install "${npm_flags[@]}")
   else
     # npm install, not npm ci: it installs the versions the lockfile pins just the same, and
-    # tolerates an optional dependency the registry does not have (vite's
+    # tolerates an optional dependency missing from the registry (vite's
     # napi-windows-process-start-time), which npm ci reports as a lockfile out of sync.
     (cd "$dir" && step "$log" npm install "${npm_flags[@]}")
   fi
