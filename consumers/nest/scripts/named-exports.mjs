@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const entries = ['@toolwright/core', '@toolwright/core/testing', '@toolwright/core/generated', '@toolwright/codegen', '@toolwright/nest'];
+const entries = ['@toolwright/core', '@toolwright/core/testing', '@toolwright/codegen', '@toolwright/nest'];
 const missing = [];
 for (const entry of entries) {
   const cjs = Object.keys(require(entry)).filter((name) => name !== '__esModule');
