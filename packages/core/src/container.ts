@@ -18,7 +18,7 @@ import { safeLogger } from './execution/safe-logger';
 import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
-import { runnableTools, type RunnableToolsOptions } from './loop/runnable-tools';
+import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
 import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
@@ -153,6 +153,16 @@ export class ToolContainer<TAuth = unknown> {
   /** The tool names, in manifest order. */
   get names(): string[] {
     return [...this.tools.keys()];
+  }
+
+  /** The declared effect of the tool `name`; `undefined` for an unknown tool, which `execute` schedules as a write. */
+  effectOf(name: string): ToolEffect | undefined {
+    return this.toolNamed(name)?.effect;
+  }
+
+  /** How `execute` schedules a batch when its options say nothing: the loops start reads one by one with the same bound. */
+  get scheduling(): Readonly<Pick<ExecutionDefaults, 'maxConcurrency' | 'onWriteFailure'>> {
+    return { maxConcurrency: this.defaults.maxConcurrency, onWriteFailure: this.defaults.onWriteFailure };
   }
 
   /** Definitions for `client.messages.create({ tools })`; a fresh copy on every call. */

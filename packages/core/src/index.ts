@@ -22,15 +22,18 @@ export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
-export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/run-tool-loop';
-export type { MessagesClient } from './loop/messages-client';
+export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
+export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/loop-options';
+export type { MessagesClient, MessagesRequestOptions } from './loop/messages-client';
+export type { ToolStreamEvent, StreamedEffect } from './loop/stream-events';
 export type { ToolLoopStopReason, ToolLoopLimit } from './loop/stop-reasons';
 export type { ToolLoopEvent } from './loop/loop-events';
 export type { ToolLoopUsage } from './loop/usage';
 export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
-export type { RunnableToolsOptions } from './loop/runnable-tools';
+export type { RunnableToolsOptions } from './interop/runnable-tools';
+export { toServerSentEvents } from './interop/server-sent-events';
 
 export { RUN_STATE_VERSION, createRunState, checkRunState } from './approval/run-state';
 export type { RunState, RunStatus, PendingCall, RunBudgetsUsed, RunUsage, CreateRunStateInput } from './approval/run-state';

@@ -47,3 +47,12 @@ function describeLimit(limit: Exclude<ToolLoopLimit, 'aborted'>, limits: ToolLoo
       return `the time budget (${limits.ms} ms)`;
   }
 }
+
+/** What the model reads for a call in a paused turn (`pause_turn`): only a turn that stopped for tools commits its calls. */
+export const PAUSED_MESSAGE = 'Not executed: the turn was paused before this call was committed. Ask for it again if it is still needed.';
+
+/** What the model reads for a call in a response that broke off (a stream error, a dropped connection). */
+export const INTERRUPTED_MESSAGE = 'Not executed: the response was interrupted before this call was committed.';
+
+/** What the model reads for a call in a response that ended without saying why. */
+export const NO_STOP_REASON_MESSAGE = 'Not executed: the response ended without a stop reason.';

@@ -17,6 +17,7 @@ export interface TranscriptMessage {
 
 export type TranscriptRule =
   | 'non-empty'
+  | 'non-empty-content'
   | 'starts-with-user'
   | 'roles-alternate'
   | 'unique-tool-use-ids'
@@ -54,9 +55,14 @@ export function checkTranscript(messages: readonly TranscriptMessage[]): Transcr
     report('starts-with-user', firstTurn, 'the first message must use the "user" role.');
   }
 
-  const seenCallIds = new Set<string>();
+  const seenCallIds = new Map<string, number>();
   let previousRole: string | undefined;
   messages.forEach((message, index) => {
+    // The API accepts an empty final assistant message (a prefill), and nothing else empty.
+    const isFinalAssistant = message.role === 'assistant' && index === messages.length - 1;
+    if (!isFinalAssistant && (message.content === '' || (Array.isArray(message.content) && message.content.length === 0))) {
+      report('non-empty-content', index, 'all messages must have non-empty content except for the optional final assistant message.');
+    }
     if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') {
       report('roles-alternate', index, `unexpected role "${message.role}".`);
     }
@@ -69,8 +75,16 @@ export function checkTranscript(messages: readonly TranscriptMessage[]): Transcr
 
     for (const block of blocksOf(message)) {
       if (!isCall(block) || typeof block.id !== 'string') continue;
-      if (seenCallIds.has(block.id)) report('unique-tool-use-ids', index, `\`tool_use\` ids must be unique: ${block.id} is repeated.`);
-      seenCallIds.add(block.id);
+      const first = seenCallIds.get(block.id);
+      if (first !== undefined) {
+        report(
+          'unique-tool-use-ids',
+          index,
+          `\`tool_use\` ids must be unique: ${block.id} is repeated (first in messages.${first}). Each call needs its own id; ` +
+            'a history holding the same id twice cannot be sent as it is.',
+        );
+      }
+      seenCallIds.set(block.id, first ?? index);
     }
     if (message.role === 'assistant') checkCallsAnswered(messages, index, report);
     if (message.role === 'user' || blocksOf(message).some((b) => b.type === 'tool_result')) {

@@ -18,3 +18,10 @@ export function addUsage(total: ToolLoopUsage, usage: Usage): void {
   total.cacheCreationInputTokens += usage.cache_creation_input_tokens ?? 0;
   total.cacheReadInputTokens += usage.cache_read_input_tokens ?? 0;
 }
+
+/** One response's usage in the run's shape; zeros when it is not known. */
+export function toLoopUsage(usage: Usage | undefined): ToolLoopUsage {
+  const total = emptyUsage();
+  if (usage) addUsage(total, usage);
+  return total;
+}

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { checkRequest } from '../loop/transcript-rules';
+import { scriptedStreamEvents, type StreamScript } from './stream-script';
 import {
   isScriptedError,
   type ScriptedError,
@@ -48,7 +49,8 @@ const ERROR_TYPES: Record<number, string> = {
 /**
  * A local server speaking the Messages API (`POST /v1/messages`, and the `?beta=true` path of
  * `client.beta.messages`) that answers each request with the next scripted turn, so tests use
- * the real SDK over real HTTP. A request that breaks the ordering rules gets the API's 400.
+ * the real SDK over real HTTP. A request that breaks the ordering rules gets the API's 400. A
+ * request with `stream: true` gets the turn as Server-Sent Events, as the API streams it.
  */
 export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
   const turns = [...options.turns];
@@ -113,6 +115,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
           'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
         });
       }
+      if (request.body.stream === true) {
+        await stream(res, message(outcome, request), outcome.stream ?? {}, index);
+        return 200;
+      }
       return send(200, message(outcome, request));
     }
   };
@@ -170,6 +176,46 @@ function message(reply: ScriptedReply, request: ScriptedRequest): Message {
       speed: null,
     },
   };
+}
+
+/** Writes the reply as Server-Sent Events, with the script's delays, error or dropped connection. */
+async function stream(res: ServerResponse, reply: Message, script: StreamScript, index: number): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_scripted_${index}` });
+  const events = scriptedStreamEvents(reply, script);
+  for (let position = 0; position < events.length; position++) {
+    const event = events[position];
+    const delay = typeof script.delayMs === 'function' ? script.delayMs(event, position) : (script.delayMs ?? 0);
+    if (delay > 0) await pause(delay, res);
+    // The client went away (an abort): nothing more to send.
+    if (res.destroyed) return;
+    if (position === script.dropAt) {
+      res.destroy();
+      return;
+    }
+    if (position === script.errorAt) {
+      res.end(frame('error', errorBody(script.error?.type ?? 'overloaded_error', script.error?.message ?? 'Overloaded')));
+      return;
+    }
+    res.write(frame(event.type, event));
+  }
+  res.end();
+}
+
+/** Waits `ms`, or less when the connection closes first, so a closed server leaves no timer behind. */
+function pause(ms: number, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+  });
+}
+
+function frame(type: string, data: unknown): string {
+  return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 function errorBody(type: string, message: string, details?: Record<string, unknown>) {

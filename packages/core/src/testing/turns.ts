@@ -1,4 +1,5 @@
 import type { ContentBlock, MessageParam, StopReason, ToolChoice, ToolUnion, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { StreamScript } from './stream-script';
 
 /** One scripted assistant response. */
 export interface ScriptedReply {
@@ -7,6 +8,8 @@ export interface ScriptedReply {
   /** Default: 10 input and 10 output tokens. */
   usage?: Partial<Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
   stop_sequence?: string | null;
+  /** How it streams when the request has `stream: true` (delays, a mid-stream error, a dropped connection). */
+  stream?: StreamScript;
 }
 
 /** One scripted failure: an HTTP status with the API's error body. */

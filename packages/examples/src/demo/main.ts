@@ -8,6 +8,7 @@ import type { Session } from '../orders/session';
 import { toolManifest } from '../tools.generated';
 import { printCalls, printTimeline, printTranscript } from './print';
 import { scenarios, type Scenario } from './scenarios';
+import { runStreamingScenario } from './streaming';
 
 const REAL_API = Boolean(process.env.ANTHROPIC_API_KEY);
 const MODEL = process.env.TOOLWRIGHT_DEMO_MODEL ?? 'claude-haiku-5-5';
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   );
   let ok = true;
   for (const scenario of scenarios) ok = (await runScenario(scenario)) && ok;
+  ok = (await runStreamingScenario({ realApi: REAL_API, model: MODEL, latencyMs: LATENCY_MS * 3, logger: operatorLog })) && ok;
   console.log(ok ? '\nEvery transcript kept the protocol rules.' : '\nSome scenario failed or broke the protocol rules.');
   process.exitCode = ok ? 0 : 1;
 }

@@ -1,0 +1,170 @@
+// Streaming: one streamed turn of ~2 s whose three 300 ms reads are released at 25/50/75 % of the
+// message, then a write, run by streamToolLoop (eager reads), a hand-written streaming loop that
+// runs the tools after the message, runToolLoop (no streaming), and the SDK's tool runner with
+// and without runToolsEagerly. Ratios against the physical limit: when the stream ends or the
+// last read ends, whichever is later, plus the write.
+import 'reflect-metadata';
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlock, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ToolContainer, runToolLoop, streamToolLoop } from '@toolwright/core';
+import { startScriptedServer, text, toolUse, turn, type ScriptedStreamEvent, type ScriptedTurn } from '@toolwright/core/testing';
+import { StreamedTurnTools, streamedTurnManifest } from './fixtures/streamed-turn.tools';
+import { median } from './lib/stats';
+import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+
+const SCALE = isCi ? 0.05 : 1;
+const MESSAGE_MS = 2_000 * SCALE;
+const READ_MS = 300 * SCALE;
+const WRITE_MS = 100 * SCALE;
+const ROUNDS = isCi ? 1 : 3;
+const MODEL = 'claude-haiku-5-5';
+
+/** Block i starts this many ms after the one before it: reads end their blocks at 25, 50 and 75 %. */
+const BLOCK_START_DELAYS: Record<number, number> = { 2: 0.25, 4: 0.25, 6: 0.25, 7: 0.125 };
+const MESSAGE_END_DELAY = 0.125;
+
+const firstTurn = turn(
+  'tool_use',
+  text('Vou conferir o estoque dos três itens.'),
+  toolUse('toolu_r1', 'consultar_estoque', {}),
+  text(' O primeiro está ok.'),
+  toolUse('toolu_r2', 'consultar_estoque', {}),
+  text(' O segundo também.'),
+  toolUse('toolu_r3', 'consultar_estoque', {}),
+  text(' Agora reservo.'),
+  toolUse('toolu_w1', 'reservar', {}),
+);
+const finalTurn = turn('end_turn', text('Reservado.'));
+
+/** The physical limit of the run: stream end or last read end, whichever is later, plus the write. */
+const LIMIT_MS = Math.max(MESSAGE_MS, 0.75 * MESSAGE_MS + READ_MS) + WRITE_MS;
+
+interface Sample {
+  ms: number;
+  /** The first text delta: when the caller saw it, minus when the server sent it. */
+  firstTextLagMs?: number;
+  readsStartedEarly: number;
+}
+
+/** A server whose first turn streams over MESSAGE_MS, or answers after MESSAGE_MS as JSON. */
+async function server() {
+  let firstTextSentAt: number | undefined;
+  const delayMs = (event: ScriptedStreamEvent): number => {
+    let delay = 0;
+    if (event.type === 'content_block_start') delay = (BLOCK_START_DELAYS[event.index] ?? 0) * MESSAGE_MS;
+    if (event.type === 'message_delta') delay = MESSAGE_END_DELAY * MESSAGE_MS;
+    if (event.type === 'content_block_delta' && event.delta.type === 'text_delta' && firstTextSentAt === undefined) firstTextSentAt = performance.now() + delay;
+    return delay;
+  };
+  const first: ScriptedTurn = async (request) => {
+    if (request.body.stream === true) return { ...firstTurn, stream: { delayMs } };
+    await sleep(MESSAGE_MS);
+    return firstTurn;
+  };
+  const scripted = await startScriptedServer({ turns: [first, finalTurn] });
+  return { scripted, client: new Anthropic({ baseURL: scripted.url, apiKey: 'bench', maxRetries: 0 }), firstTextSentAt: () => firstTextSentAt };
+}
+
+type Strategy = (env: { client: Anthropic; container: ToolContainer; tools: StreamedTurnTools; onFirstText: () => void }) => Promise<void>;
+
+const prompt: MessageParam[] = [{ role: 'user', content: 'Reserve os três itens.' }];
+
+const STRATEGIES: Array<[string, Strategy]> = [
+  [
+    'streamToolLoop (eager reads)',
+    async ({ client, container, onFirstText }) => {
+      const stream = streamToolLoop({ client, model: MODEL, messages: prompt, tools: container });
+      for await (const event of stream) if (event.type === 'text_delta') onFirstText();
+      await stream.result;
+    },
+  ],
+  [
+    'streaming, tools after the message',
+    async ({ client, container, onFirstText }) => {
+      const messages = [...prompt];
+      for (;;) {
+        const stream = client.messages.stream({ model: MODEL, max_tokens: 1024, messages, tools: container.definitions() });
+        stream.on('text', onFirstText);
+        const message = await stream.finalMessage();
+        messages.push({ role: 'assistant', content: message.content });
+        if (message.stop_reason !== 'tool_use') return;
+        messages.push(await container.reply(message.content as ContentBlock[]));
+      }
+    },
+  ],
+  ['runToolLoop (no streaming)', async ({ client, container }) => void (await runToolLoop({ client, model: MODEL, messages: prompt, tools: container }))],
+  ['SDK runner, stream: true', (env) => runner(env, false)],
+  ['SDK runner, runToolsEagerly', (env) => runner(env, true)],
+];
+
+async function runner({ client, container, onFirstText }: Parameters<Strategy>[0], eagerly: boolean): Promise<void> {
+  const run = client.beta.messages.toolRunner({
+    model: MODEL,
+    max_tokens: 1024,
+    messages: prompt,
+    tools: container.asRunnableTools(),
+    stream: true,
+    runToolsEagerly: eagerly,
+  });
+  for await (const stream of run) {
+    stream.on('text', onFirstText);
+    await stream.finalMessage();
+  }
+}
+
+async function sample(strategy: Strategy): Promise<Sample> {
+  const { scripted, client, firstTextSentAt } = await server();
+  const tools = new StreamedTurnTools(READ_MS, WRITE_MS);
+  const container = new ToolContainer({ manifest: streamedTurnManifest, providers: [tools] });
+  let firstTextAt: number | undefined;
+  const started = performance.now();
+  await strategy({ client, container, tools, onFirstText: () => (firstTextAt ??= performance.now()) });
+  const ms = performance.now() - started;
+  await scripted.close();
+  const sentAt = firstTextSentAt();
+  return {
+    ms,
+    firstTextLagMs: firstTextAt !== undefined && sentAt !== undefined ? firstTextAt - sentAt : undefined,
+    readsStartedEarly: tools.starts.filter((s) => s.effect === 'read' && s.at - started < MESSAGE_MS * 0.95).length,
+  };
+}
+
+async function main(): Promise<void> {
+  // Module loading and JIT warm-up, outside the numbers.
+  for (const [, strategy] of STRATEGIES) await sample(strategy);
+  const rows: string[][] = [];
+  let eagerRatio = Infinity;
+  for (const [label, strategy] of STRATEGIES) {
+    progress(`streaming: ${label}`);
+    const samples: Sample[] = [];
+    for (let round = 0; round < ROUNDS; round++) samples.push(await sample(strategy));
+    const ms = median(samples.map((s) => s.ms));
+    const lags = samples.flatMap((s) => (s.firstTextLagMs === undefined ? [] : [s.firstTextLagMs]));
+    if (label.startsWith('streamToolLoop')) eagerRatio = ms / LIMIT_MS;
+    rows.push([label, fixed(ms, 0), ratio(ms, LIMIT_MS), lags.length > 0 ? fixed(median(lags), 1) : 'n/a', String(Math.min(...samples.map((s) => s.readsStartedEarly)))]);
+  }
+  writeSection(
+    'streaming',
+    [
+      '## Streaming',
+      '',
+      `One streamed turn of ${fixed(MESSAGE_MS, 0)} ms holding three reads of ${fixed(READ_MS, 0)} ms whose blocks end at 25, 50 and 75 % ` +
+        `of the message, then a write of ${fixed(WRITE_MS, 0)} ms, then a short final turn, over HTTP against the scripted server ` +
+        `(the non-streaming path gets its JSON answer after the same ${fixed(MESSAGE_MS, 0)} ms). Physical limit ${fixed(LIMIT_MS, 0)} ms ` +
+        `(the later of the stream's end and the last read's end, plus the write). Wall time of the whole run, median of ${ROUNDS} rounds. ` +
+        '"first text lag": when the caller saw the first text delta minus when the server sent it (median, ms).',
+      '',
+      markdownTable(['strategy', 'wall ms', '÷ limit', 'first text lag ms', 'reads started before the message ended'], rows),
+      '',
+      `Goal, streamToolLoop within 5% of the limit: **${eagerRatio <= 1.05 ? 'met' : 'not met'}** (${ratio(eagerRatio, 1)}). ` +
+        'The SDK runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ' +
+        'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way).',
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,286 @@
+import type { ContentBlock, MessageParam, ToolResultBlockParam, Usage } from '@anthropic-ai/sdk/resources/messages';
+import { consoleLogger } from '../context';
+import { checkPositiveInteger } from '../execution/check-options';
+import type { ToolLoopEvent } from './loop-events';
+import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
+import { receiveStream, receiveWhole, type ResponseSink } from './receive-response';
+import { MalformedResponse, storable, MAX_TRANSCRIPT_DEPTH } from './response-shape';
+import {
+  CUT_OFF_MESSAGE,
+  INTERRUPTED_MESSAGE,
+  NO_STOP_REASON_MESSAGE,
+  PAUSED_MESSAGE,
+  endedTurnMessage,
+  incompleteNotice,
+  notExecutedMessage,
+  type ToolLoopLimit,
+  type ToolLoopLimits,
+  type ToolLoopStopReason,
+} from './stop-reasons';
+import type { ToolStreamEvent } from './stream-events';
+import { ToolLoopError } from './tool-loop-error';
+import { checkTranscript } from './transcript-rules';
+import { TurnCalls } from './turn-calls';
+import { addUsage, emptyUsage, toLoopUsage } from './usage';
+
+/** How an entry point drives the engine. */
+export interface EngineMode {
+  /** Names the entry point in error messages. */
+  name: 'runToolLoop' | 'streamToolLoop';
+  /** Streamed responses (`stream: true`), so reads can start before a message ends. */
+  streaming: boolean;
+  /** Receives the stream events; must not throw. */
+  emit(event: ToolStreamEvent): void;
+  /** A second way to abort the run (`stream.abort()`), besides `options.signal`. */
+  signal?: AbortSignal;
+}
+
+const DEFAULT_MAX_TURNS = 10;
+const DEFAULT_MAX_TOKENS = 4096;
+const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
+
+/**
+ * The conversation loop, one state machine for `runToolLoop` and `streamToolLoop`: request,
+ * receive (whole or streamed), store the assistant message, answer every `tool_use` in one
+ * user message (eager reads, committed writes: see `TurnCalls`), and go on until the model
+ * stops or a limit is reached.
+ */
+export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: EngineMode): Promise<ToolLoopResult> {
+  const started = Date.now();
+  const positive = (name: string, value: number) => {
+    checkPositiveInteger(`${mode.name}: ${name}`, value);
+    return value;
+  };
+  const limits: ToolLoopLimits = {
+    maxTurns: positive('maxTurns', options.maxTurns ?? DEFAULT_MAX_TURNS),
+    outputTokens: options.budget?.outputTokens === undefined ? undefined : positive('budget.outputTokens', options.budget.outputTokens),
+    ms: options.budget?.ms === undefined ? undefined : positive('budget.ms', options.budget.ms),
+  };
+  // Checked here, not at the first batch: eager reads start outside `execute`'s own checks.
+  if (options.context?.maxConcurrency !== undefined) positive('context.maxConcurrency', options.context.maxConcurrency);
+  const policy = options.context?.onWriteFailure;
+  if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
+    throw new RangeError(`${mode.name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
+  }
+  const messages = initialMessages(options, mode.name);
+  const seenIds = new Set(callIds(messages));
+  const request = {
+    ...options.params,
+    model: options.model,
+    max_tokens: positive('maxTokens', options.maxTokens ?? DEFAULT_MAX_TOKENS),
+    ...(options.system !== undefined && { system: options.system }),
+    // One array for the whole run: the same tools on every request, as a paused server call needs.
+    tools: [...options.tools.definitions(), ...(options.serverTools ?? [])],
+    ...(options.toolChoice && { tool_choice: options.toolChoice }),
+  };
+  const { signal, release } = anySignal(options.signal, mode.signal);
+  try {
+    return await loop();
+  } finally {
+    release();
+  }
+
+  async function loop(): Promise<ToolLoopResult> {
+    const usage = emptyUsage();
+    let turns = 0;
+
+    const emitLoop = (event: ToolLoopEvent) => {
+      try {
+        options.onEvent?.(event);
+      } catch (error) {
+        consoleLogger.error(`toolwright: an onEvent listener threw on ${event.type}; the run is unaffected:`, error);
+      }
+    };
+    const reachedLimit = (): ToolLoopLimit | undefined => {
+      if (signal.aborted) return 'aborted';
+      if (turns >= limits.maxTurns) return 'max_turns';
+      if (limits.outputTokens !== undefined && usage.outputTokens >= limits.outputTokens) return 'output_tokens_budget';
+      if (limits.ms !== undefined && Date.now() - started >= limits.ms) return 'time_budget';
+      return undefined;
+    };
+    const finish = (stopReason: ToolLoopStopReason, text: string): ToolLoopResult => ({ text, messages, stopReason, turns, usage });
+    const stop = (limit: ToolLoopLimit, notExecuted: string[]): ToolLoopResult => {
+      const at = Date.now();
+      emitLoop({ type: 'limit', limit, at, notExecuted });
+      mode.emit({ type: 'limit', limit, at, notExecuted });
+      return finish(limit, incompleteNotice(limit, limits));
+    };
+    const fail = (message: string, cause?: unknown) => new ToolLoopError(`${mode.name}: ${message}`, { cause, messages, turns, usage });
+    const reply = (results: ToolResultBlockParam[]) => {
+      if (results.length > 0) messages.push({ role: 'user', content: results });
+    };
+
+    for (;;) {
+      const limit = reachedLimit();
+      if (limit) return stop(limit, []);
+
+      const turn = turns + 1;
+      const sentAt = Date.now();
+      emitLoop({ type: 'request', turn, at: sentAt, messageCount: messages.length });
+      mode.emit({ type: 'turn_start', turn, at: sentAt, messageCount: messages.length });
+      const calls = new TurnCalls({
+        container: options.tools,
+        context: options.context ?? {},
+        turn,
+        signal,
+        limit: reachedLimit,
+        limitMessage: (reached) => notExecutedMessage(reached, limits),
+        emit: mode.emit,
+        onToolEvent: emitLoop,
+      });
+      const blocks: ContentBlock[] = [];
+      const turnIds = new Set<string>();
+      let turnUsage: Usage | undefined;
+      const sink: ResponseSink = {
+        began: () => {
+          turns += 1;
+        },
+        usage: (known) => {
+          turnUsage = known;
+        },
+        block: (block, index) => {
+          if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+            const earlier = seenIds.has(block.id);
+            if (earlier || turnIds.has(block.id)) {
+              throw new MalformedResponse(`it repeats the tool_use id ${block.id}${earlier ? ', already used earlier in the conversation' : ''}; ids must be unique`);
+            }
+            turnIds.add(block.id);
+          }
+          const kept = storable(block);
+          blocks.push(kept.block);
+          if (kept.block.type === 'tool_use') calls.add(kept.block, index, kept.tooDeep ? TOO_DEEP_MESSAGE : undefined);
+        },
+        movedPast: () => calls.release(),
+        emit: mode.emit,
+      };
+      const received = mode.streaming
+        ? await receiveStream(() => options.client.messages.create({ ...request, messages: [...messages], stream: true }, { signal }), sink, turn, signal)
+        : await receiveWhole(() => options.client.messages.create({ ...request, messages: [...messages] }, { signal }), sink);
+
+      if (received.kind === 'request_failed') {
+        mode.emit({ type: 'turn_end', turn, stopReason: null, usage: toLoopUsage(turnUsage), at: Date.now() });
+        if (signal.aborted) return stop('aborted', []);
+        throw fail(`request ${turn} failed: ${describe(received.error)}`, received.error);
+      }
+      if (received.kind === 'malformed') {
+        await calls.abandon(INTERRUPTED_MESSAGE);
+        if (turnUsage) addUsage(usage, turnUsage);
+        mode.emit({ type: 'turn_end', turn, stopReason: null, usage: toLoopUsage(turnUsage), at: Date.now() });
+        throw fail(`response ${turn} is malformed: ${received.problem}. It was not added to the conversation.`);
+      }
+
+      // An empty assistant message is refused by the API, so a response without content leaves none.
+      if (blocks.length > 0) messages.push({ role: 'assistant', content: blocks });
+      for (const id of turnIds) seenIds.add(id);
+      if (turnUsage) addUsage(usage, turnUsage);
+      const stopReason = received.kind === 'complete' ? received.stopReason : null;
+      if (received.kind === 'complete') {
+        emitLoop({
+          type: 'response',
+          turn,
+          at: Date.now(),
+          durationMs: Date.now() - sentAt,
+          stopReason,
+          usage: turnUsage!,
+        });
+      }
+      const endTurn = () => mode.emit({ type: 'turn_end', turn, stopReason, usage: toLoopUsage(turnUsage), at: Date.now() });
+
+      if (received.kind === 'aborted') {
+        const { results, notExecuted } = await calls.abandon(notExecutedMessage('aborted', limits));
+        reply(results);
+        endTurn();
+        return stop('aborted', notExecuted);
+      }
+      if (received.kind === 'interrupted') {
+        reply((await calls.abandon(INTERRUPTED_MESSAGE)).results);
+        endTurn();
+        throw fail(`response ${turn} was interrupted: ${describe(received.error)}`, received.error);
+      }
+
+      switch (stopReason) {
+        case 'tool_use': {
+          if (calls.size === 0) {
+            endTurn();
+            throw fail(`response ${turn} stopped with tool_use but holds no tool_use block.`);
+          }
+          const outcome = await calls.commit();
+          reply(outcome.results);
+          endTurn();
+          if (outcome.limit) return stop(outcome.limit.limit, outcome.limit.notExecuted);
+          break;
+        }
+        case 'pause_turn':
+          // Sent back as it came so the model continues; its own calls are answered first.
+          reply((await calls.abandon(PAUSED_MESSAGE)).results);
+          endTurn();
+          break;
+        case 'max_tokens': {
+          const text = finalText(messages);
+          const { results } = await calls.abandon(CUT_OFF_MESSAGE);
+          reply(results);
+          endTurn();
+          return finish('max_tokens', results.length > 0 ? incompleteNotice('max_tokens', limits) : text);
+        }
+        case null:
+          reply((await calls.abandon(NO_STOP_REASON_MESSAGE)).results);
+          endTurn();
+          throw fail(`response ${turn} has no stop_reason, so whether the model finished is unknown.`);
+        default: {
+          const text = finalText(messages);
+          reply((await calls.abandon(endedTurnMessage(stopReason))).results);
+          endTurn();
+          return finish(stopReason, text);
+        }
+      }
+    }
+  }
+}
+
+function initialMessages(options: ToolLoopOptions<unknown>, name: string): MessageParam[] {
+  const messages = [...(options.messages ?? [])];
+  if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
+  if (messages.length === 0) throw new TypeError(`${name}: give \`messages\` or a \`prompt\`.`);
+  const violations = checkTranscript(messages);
+  if (violations.length > 0) {
+    throw new TypeError(
+      `${name}: \`messages\` break the protocol, so the API would refuse them (HTTP 400); fix the history before sending it:\n` +
+        violations.map((v) => `messages.${v.messageIndex}: ${v.message}`).join('\n'),
+    );
+  }
+  return messages;
+}
+
+function callIds(messages: readonly MessageParam[]): string[] {
+  return messages.flatMap((m) =>
+    typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'tool_use' || b.type === 'server_tool_use' ? [b.id] : [])),
+  );
+}
+
+/** The text of the last assistant turn, a paused turn's continuations included. */
+function finalText(messages: readonly MessageParam[]): string {
+  const parts: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i].role === 'assistant'; i--) {
+    const content = messages[i].content;
+    parts.unshift(typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join(''));
+  }
+  return parts.join('');
+}
+
+/** A signal aborted when either is, and the function that stops following them. */
+function anySignal(...sources: Array<AbortSignal | undefined>): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const releases: Array<() => void> = [];
+  for (const source of sources) {
+    if (!source) continue;
+    if (source.aborted) controller.abort(source.reason);
+    const onAbort = () => controller.abort(source.reason);
+    source.addEventListener('abort', onAbort, { once: true });
+    releases.push(() => source.removeEventListener('abort', onAbort));
+  }
+  return { signal: controller.signal, release: () => releases.forEach((r) => r()) };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

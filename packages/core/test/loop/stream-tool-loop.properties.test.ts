@@ -1,0 +1,198 @@
+import 'reflect-metadata';
+import fc from 'fast-check';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { ToolContainer, ToolLoopError, streamToolLoop, type ToolStreamEvent } from '@toolwright/core';
+import Anthropic from '@anthropic-ai/sdk';
+import { checkRequest, checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
+import { fakeStreamClient, ticks, type Cut, type FakeTurn } from './fixtures/fake-stream-client';
+import { READS, ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
+
+// DESIGN.md, "Eager reads, committed writes", over random streamed conversations: random block
+// orders, event timings, tool durations, stop reasons, cut-offs, mid-stream errors, dropped
+// connections and aborts. Timing is counted in event-loop turns, so 1,000 runs take seconds.
+
+type BlockSpec = { kind: 'text' } | { kind: 'call'; name: string };
+interface TurnSpec {
+  blocks: BlockSpec[];
+  stopReason: ScriptedReply['stop_reason'];
+  gaps: number[];
+  cut: Cut | null;
+  durations: number[];
+}
+
+const blockArb: fc.Arbitrary<BlockSpec> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('ler_estoque', 'ler_preco').map((name) => ({ kind: 'call' as const, name })) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'call' as const, name: 'reservar' }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'call' as const, name: 'apagar_tudo' }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'text' as const }) },
+);
+
+const turnArb: fc.Arbitrary<TurnSpec> = fc
+  .record({
+    blocks: fc.array(blockArb, { maxLength: 6 }),
+    stopReason: fc.constantFrom<ScriptedReply['stop_reason']>('tool_use', 'tool_use', 'tool_use', 'tool_use', 'max_tokens', 'end_turn', 'refusal', 'pause_turn'),
+    gaps: fc.array(fc.nat(3), { minLength: 1, maxLength: 8 }),
+    cut: fc.option(fc.record({ how: fc.constantFrom<Cut['how']>('error', 'drop', 'abort'), at: fc.nat(35) }), { freq: 3 }),
+    durations: fc.array(fc.nat(6), { minLength: 6, maxLength: 6 }),
+  })
+  .map((spec) => ({
+    ...spec,
+    // A response that stops for tools holds at least one call.
+    stopReason: spec.stopReason === 'tool_use' && !spec.blocks.some((b) => b.kind === 'call') ? 'end_turn' : spec.stopReason,
+  }));
+
+const idOf = (t: number, i: number) => `toolu_${t}_${i}`;
+const silent = { error: () => undefined, warn: () => undefined };
+
+function script(specs: readonly TurnSpec[]): FakeTurn[] {
+  const turns: FakeTurn[] = specs.map((spec, t) => ({
+    reply: turn(spec.stopReason, ...spec.blocks.map((b, i) => (b.kind === 'text' ? text(`t${t} b${i} texto`) : toolUse(idOf(t, i), b.name, { sku: `S${i}` })))),
+    gaps: spec.gaps,
+    cut: spec.cut ?? undefined,
+  }));
+  turns.push({ reply: turn('end_turn', text('fim')), gaps: [0] });
+  return turns;
+}
+
+async function run(specs: readonly TurnSpec[]) {
+  const timeline = new Timeline();
+  const durations = new Map<string, number>();
+  specs.forEach((spec, t) => spec.blocks.forEach((_b, i) => durations.set(idOf(t, i), spec.durations[i])));
+  const tools = new ToolContainer({
+    manifest: shopManifest,
+    providers: [new ShopTools(timeline, (id, signal) => ticks(durations.get(id) ?? 0, signal))],
+    logger: silent,
+  });
+  const client = fakeStreamClient(script(specs), timeline);
+  const stream = streamToolLoop({ client, model: 'claude-haiku-5-5', prompt: 'vai', tools, maxTurns: specs.length + 1 });
+  client.onAbort = () => stream.abort();
+  const events: ToolStreamEvent[] = [];
+  for await (const event of stream) events.push(event);
+  const outcome = await stream.result.then(
+    (result) => ({ messages: result.messages, error: undefined }),
+    (error: unknown) => ({ messages: (error as ToolLoopError).messages, error }),
+  );
+  return { timeline, events, client, tools, ...outcome };
+}
+
+function check(specs: readonly TurnSpec[], observed: Awaited<ReturnType<typeof run>>): void {
+  const { timeline, events, client, tools, messages, error } = observed;
+  if (error !== undefined) expect(error).toBeInstanceOf(ToolLoopError);
+
+  const starts = new Map(timeline.marks.filter((m) => m.what.endsWith('_start')).map((m) => [m.id!, m]));
+  const ends = new Map(timeline.marks.filter((m) => m.what.endsWith('_end') || m.what.endsWith('_aborted')).map((m) => [m.id!, m]));
+  specs.forEach((spec, t) => {
+    const committed = timeline.find('message_stop', `${t}:tool_use`);
+    const calls = spec.blocks.flatMap((b, i) => (b.kind === 'call' ? [{ id: idOf(t, i), name: b.name }] : []));
+    calls.forEach((call, k) => {
+      const start = starts.get(call.id);
+      if (!READS.has(call.name)) {
+        // No write ever starts before message_stop with stop_reason: tool_use.
+        if (start) expect(committed && committed.seq < start.seq).toBe(true);
+        // ... nor before every call before it has ended.
+        for (const earlier of calls.slice(0, k)) {
+          if (start && starts.has(earlier.id)) expect(ends.get(earlier.id)?.seq ?? Infinity).toBeLessThan(start.seq);
+        }
+        // No call after a write starts before that write has ended.
+        for (const later of calls.slice(k + 1)) {
+          const laterStart = starts.get(later.id);
+          if (laterStart) expect(ends.get(call.id)?.seq ?? Infinity).toBeLessThan(laterStart.seq);
+        }
+      }
+    });
+  });
+
+  // Every tool_use answered exactly once, in order, in one message: the API would take it.
+  expect(checkTranscript(messages)).toEqual([]);
+  expect(checkRequest({ messages, tools: tools.definitions() })).toEqual([]);
+  expect(client.violations).toEqual([]);
+  expect(messages.every((m: MessageParam) => typeof m.content === 'string' || m.content.length > 0)).toBe(true);
+
+  // The event sequence is well formed.
+  expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
+  expect(events.at(-1)?.type).toBe('done');
+  const byCall = new Map<string, string[]>();
+  for (const event of events) {
+    if (event.type === 'tool_call') byCall.set(event.call.id, [...(byCall.get(event.call.id) ?? []), 'call']);
+    if (event.type === 'tool_start') {
+      byCall.set(event.toolUseId, [...(byCall.get(event.toolUseId) ?? []), 'start']);
+      if (event.eager) expect(event.effect).toBe('read');
+    }
+    if (event.type === 'tool_end') byCall.set(event.toolUseId, [...(byCall.get(event.toolUseId) ?? []), 'end']);
+  }
+  for (const sequence of byCall.values()) expect([['call', 'end'], ['call', 'start', 'end']]).toContainEqual(sequence);
+  const turnEvents = events.filter((e) => e.type === 'turn_start' || e.type === 'turn_end').map((e) => e.type);
+  expect(turnEvents).toEqual(turnEvents.map((_e, i) => (i % 2 === 0 ? 'turn_start' : 'turn_end')));
+}
+
+test('eager reads, committed writes: 1,000 random streamed conversations', async () => {
+  let eagerReads = 0;
+  let committedWrites = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 3 }), async (specs) => {
+      const observed = await run(specs);
+      check(specs, observed);
+      eagerReads += observed.events.filter((e) => e.type === 'tool_start' && e.eager).length;
+      committedWrites += observed.timeline.marks.filter((m) => m.what === 'write_start').length;
+    }),
+    { numRuns: 1_000 },
+  );
+  // The runs exercised both halves of the rule, not only the refusals.
+  expect(eagerReads).toBeGreaterThan(100);
+  expect(committedWrites).toBeGreaterThan(100);
+});
+
+test('the same rule through the real SDK over HTTP, and the scripted server accepts each conversation when resent', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(turnArb, { minLength: 1, maxLength: 2 }), async (specs) => {
+      // The server scripts errors and drops; an abort comes from the reader, n events into its turn.
+      const turns = script(specs).map((t) => ({
+        ...t.reply,
+        stream: {
+          chunkChars: 4,
+          delayMs: (_event: unknown, position: number) => t.gaps[position % t.gaps.length],
+          ...(t.cut?.how === 'error' && { errorAt: t.cut.at }),
+          ...(t.cut?.how === 'drop' && { dropAt: t.cut.at }),
+        },
+      }));
+      const abortAfter = specs.map((spec) => (spec.cut?.how === 'abort' ? spec.cut.at % 12 : undefined));
+      const server = await startScriptedServer({ turns: [...turns, turn('end_turn', text('reenviado'))] });
+      try {
+        const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+        const timeline = new Timeline();
+        const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(2))], logger: silent });
+        const stream = streamToolLoop({
+          client,
+          model: 'claude-haiku-5-5',
+          prompt: 'vai',
+          tools,
+          maxTurns: specs.length + 1,
+          onEvent: (event) => {
+            if (event.type === 'response') timeline.mark('message_stop', `${event.turn - 1}:${event.stopReason}`);
+          },
+        });
+        const events: ToolStreamEvent[] = [];
+        let inTurn = 0;
+        for await (const event of stream) {
+          events.push(event);
+          if (event.type === 'turn_start') inTurn = 0;
+          const limit = 'turn' in event ? abortAfter[event.turn - 1] : undefined;
+          if (limit !== undefined && inTurn++ === limit) stream.abort();
+        }
+        const outcome = await stream.result.then(
+          (result) => ({ messages: result.messages, error: undefined }),
+          (error: unknown) => ({ messages: (error as ToolLoopError).messages, error }),
+        );
+        check(specs, { timeline, events, client: { violations: [] } as never, tools, ...outcome });
+        // Every conversation, however it ended, is one the API takes.
+        await expect(client.messages.create({ model: 'claude-haiku-5-5', max_tokens: 64, messages: outcome.messages, tools: tools.definitions() })).resolves.toMatchObject({
+          type: 'message',
+        });
+        expect(server.requests.filter((r) => r.status !== 200)).toEqual([]);
+      } finally {
+        await server.close().catch(() => undefined);
+      }
+    }),
+    { numRuns: 40 },
+  );
+});
