@@ -16,8 +16,10 @@ export type StreamStep =
   | { kind: 'input'; index: number; block: ContentBlock; partialJson: string }
   /** A block whose stop arrived; `block` holds its whole content. */
   | { kind: 'block_stop'; index: number; block: ContentBlock }
-  | { kind: 'stop_reason'; stopReason: StopReason | null }
+  | { kind: 'stop_reason'; stopReason: StopReason | null; container?: string }
   | { kind: 'message_stop' }
+  /** The code execution container the response runs in, from `message_start` or `message_delta`. */
+  | { kind: 'container'; id: string }
   | { kind: 'ignored' };
 
 interface Slot {
@@ -66,7 +68,8 @@ export class MessageAccumulator {
         if (problem) throw new MalformedResponse(`message_start: ${problem}`);
         this.message = event.message;
         this.usage = { ...event.message.usage };
-        return { kind: 'ignored' };
+        const container = event.message.container?.id;
+        return typeof container === 'string' ? { kind: 'container', id: container } : { kind: 'ignored' };
       }
       case 'content_block_start': {
         const problem = blockProblem(event.content_block);
@@ -98,7 +101,9 @@ export class MessageAccumulator {
         for (const [key, value] of Object.entries(event.usage ?? {})) {
           if (value !== null && value !== undefined) (this.usage as unknown as Record<string, unknown>)[key] = value;
         }
-        return { kind: 'stop_reason', stopReason: this.stopReason };
+        // Code execution's container may be named only at the end of the message.
+        const container = event.delta?.container?.id;
+        return { kind: 'stop_reason', stopReason: this.stopReason, container: typeof container === 'string' ? container : undefined };
       }
       case 'message_stop':
         this.stopped = true;
