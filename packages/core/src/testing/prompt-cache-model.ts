@@ -19,6 +19,18 @@ const CHARS_PER_TOKEN = 4;
  * each; the minimum cacheable length of a model is not modelled.
  */
 export class PromptCacheModel {
+  /** Characters of the request's prompt (deferred tools only where loaded), and how many lie before its last breakpoint. */
+  static coverage(body: ScriptedRequestBody): { chars: number; coveredChars: number } {
+    const segments = prefixSegments(body);
+    let chars = 0;
+    let coveredChars = 0;
+    for (const segment of segments) {
+      chars += segment.text.length;
+      if (segment.breakpoint) coveredChars = chars;
+    }
+    return { chars, coveredChars };
+  }
+
   private readonly written = new Set<string>();
 
   usage(body: ScriptedRequestBody): CacheUsage {
@@ -52,14 +64,24 @@ interface Segment {
   breakpoint: boolean;
 }
 
-/** The request in prefix order, one segment per tool, system block and message block. */
+/**
+ * The request in prefix order, one segment per tool, system block and message block. A deferred
+ * tool is not in the prompt up front: its definition counts where a `tool_reference` loads it.
+ */
 export function prefixSegments(body: ScriptedRequestBody): Segment[] {
   const segments: Segment[] = [];
+  const deferred = new Map<string, string>();
+  for (const tool of body.tools ?? []) {
+    const { name, defer_loading } = tool as { name?: string; defer_loading?: boolean };
+    if (defer_loading === true && name) deferred.set(name, JSON.stringify(tool));
+  }
   const add = (value: unknown, role = '') => {
     const { cache_control, ...rest } = (typeof value === 'object' && value !== null ? value : { text: value }) as { cache_control?: unknown };
-    segments.push({ text: role + JSON.stringify(rest), breakpoint: cache_control != null });
+    const text = JSON.stringify(rest);
+    const loaded = [...text.matchAll(/"tool_name":"([^"]+)"/g)].map((m) => deferred.get(m[1]) ?? '').join('');
+    segments.push({ text: role + text + loaded, breakpoint: cache_control != null });
   };
-  for (const tool of body.tools ?? []) add(tool);
+  for (const tool of body.tools ?? []) if (!deferred.has((tool as { name?: string }).name ?? '')) add(tool);
   const system = body.system;
   if (typeof system === 'string') add({ type: 'text', text: system });
   else if (Array.isArray(system)) system.forEach((block) => add(block));
