@@ -88,7 +88,10 @@ export class MessageAccumulator {
           try {
             slot.block.input = slot.json === '' ? {} : JSON.parse(slot.json);
           } catch {
-            throw new MalformedResponse(`the input of block ${event.index} (${slot.block.id}) is not valid JSON`);
+            if (slot.block.type !== 'tool_use') throw new MalformedResponse(`the input of block ${event.index} (${slot.block.id}) is not valid JSON`);
+            // With eager_input_streaming the input arrives unbuffered, so a message cut off by
+            // max_tokens can end a block mid-JSON; the API takes it back wrapped this way.
+            slot.block.input = { INVALID_JSON: slot.json };
           }
         }
         slot.complete = true;

@@ -287,6 +287,28 @@ describe('prompt caching', () => {
 });
 
 describe('eager input streaming', () => {
+  test('an input cut off mid-JSON by max_tokens is kept as INVALID_JSON, as the API takes it back, and never runs', async () => {
+    const { provider, tools } = features({ toolSearch: 'regex' });
+    const partial = '{"texto": "Nota do ped';
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, container: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'emitir_nota', input: {}, caller: { type: 'direct' } } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: partial } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null, container: null }, usage: { output_tokens: 30 } },
+      { type: 'message_stop' },
+    ];
+    const client = { messages: { create: async () => ({ async *[Symbol.asyncIterator]() { yield* events; } }) } } as never;
+
+    const { run } = await drive('streamToolLoop', { client, model: MODEL, prompt: 'Emita a nota.', tools });
+
+    expect(run.stopReason).toBe('max_tokens');
+    expect((run.messages[1].content as { input?: unknown }[])[0].input).toEqual({ INVALID_JSON: partial });
+    expect(resultsAt(run.messages, 2)[0]).toMatchObject({ tool_use_id: 'toolu_1', is_error: true });
+    expect(provider.calls).toEqual([]);
+    expectValidTranscript(run.messages);
+  });
+
   test('a tool with eager_input_streaming streams its input to the UI through tool_input_delta; strict stays', async () => {
     const { provider, tools } = features({ toolSearch: 'regex' });
     const texto = 'Nota fiscal do pedido A-1001, '.repeat(4);
