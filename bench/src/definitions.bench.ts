@@ -193,9 +193,9 @@ async function main(): Promise<void> {
       '',
       markdownTable(['app', 'request', 'up front: bytes (wire = context)', 'deferred: bytes on the wire', 'deferred: bytes in context', 'in context, deferred vs up front'], sizeRows),
       '',
-      'Prompt caching on (the default): the smallest share, over the five requests, of a request\'s prompt that lies before its last breakpoint; by `PromptCacheModel` (4 characters a token, no minimum cacheable length), the share of each request\'s input read from the cache (requests 1 to 5), and the run\'s input not read from the cache against the same run with `promptCaching: false`.',
+      'Prompt caching on (the default): the smallest share, over the five requests, of a request\'s prompt that lies before its last breakpoint; by `PromptCacheModel` (4 characters a token, no minimum cacheable length), the share of each request\'s input read from the cache (requests 1 to 5), and the run\'s input not read from the cache against the same app with all tools up front and `promptCaching: false`.',
       '',
-      markdownTable(['app', 'tools', 'prompt before a breakpoint (least)', 'input read from cache, per request', 'uncached input vs no caching'], cacheRows),
+      markdownTable(['app', 'tools', 'prompt before a breakpoint (least)', 'input read from cache, per request', 'uncached input vs all tools up front without caching'], cacheRows),
     ].join('\n'),
   );
 }
