@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { runFixture } from './support/fixtures';
 import type { JsonSchema } from '../src/schema/json-schema';
+import { toStrictSubset } from '../src/schema/strict-subset';
 import type { ToolModel } from '../src/model/tool-model';
 
 const { result, generator } = runFixture('catalog');
@@ -245,5 +246,16 @@ describe('catalog fixture: what reaches the definitions', () => {
 
   it('writes the same bytes on every run', () => {
     expect(generator.run().code).toBe(result.code);
+  });
+});
+
+describe('strict subset', () => {
+  it('an open object (object, a Record) is closed for the API and says in its description that it was open', () => {
+    const { schema, moved } = toStrictSubset({ type: 'object', properties: { meta: { type: 'object' }, scores: { type: 'object', additionalProperties: { type: 'number' } } }, required: [], additionalProperties: false });
+    expect(schema.properties).toEqual({
+      meta: { type: 'object', properties: {}, additionalProperties: false, description: '{additionalProperties: true}' },
+      scores: { type: 'object', properties: {}, additionalProperties: false, description: '{additionalProperties: {"type":"number"}}' },
+    });
+    expect(moved).toEqual([{ path: ['meta'], keywords: ['additionalProperties'] }, { path: ['scores'], keywords: ['additionalProperties'] }]);
   });
 });

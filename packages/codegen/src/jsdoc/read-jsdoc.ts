@@ -1,4 +1,4 @@
-import { Node, type JSDocTag } from 'ts-morph';
+import { Node, ts, type JSDocTag } from 'ts-morph';
 
 export interface DocTag {
   /** Tag name without `@`. */
@@ -7,7 +7,8 @@ export interface DocTag {
   target?: string;
   /** The tag's text, whitespace normalized. */
   text: string;
-  node: JSDocTag;
+  /** Where to point a diagnostic: the tag, or the declaration for a comment TypeScript did not attach. */
+  node: Node;
 }
 
 export interface DocComment {
@@ -20,13 +21,35 @@ const EMPTY: DocComment = { description: '', tags: [] };
 
 /** The JSDoc closest to a declaration (the last block, as TypeScript itself reads it). */
 export function readDocComment(node: Node | undefined): DocComment {
-  if (!node || !Node.isJSDocable(node)) return EMPTY;
-  const doc = node.getJsDocs().at(-1);
-  if (!doc) return EMPTY;
+  if (!node) return EMPTY;
+  const doc = Node.isJSDocable(node) ? node.getJsDocs().at(-1) : undefined;
+  if (!doc) return sameLineDocComment(node);
   return {
     description: normalizeWhitespace(doc.getDescription()),
     tags: doc.getTags().map(readTag),
   };
+}
+
+/**
+ * TypeScript attaches a `/** *\/` comment to a declaration only when the comment starts its
+ * line, so in `interface A { /** doc *\/ x: string }` the comment is lost to the checker. A
+ * comment that ends on the same line, right before the declaration, is its documentation.
+ */
+function sameLineDocComment(node: Node): DocComment {
+  if (!Node.isPropertySignature(node) && !Node.isPropertyDeclaration(node) && !Node.isEnumMember(node)) return EMPTY;
+  const text = node.getSourceFile().getFullText();
+  const comment = ts.getTrailingCommentRanges(text, node.getPos())?.at(-1);
+  if (!comment || comment.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !text.startsWith('/**', comment.pos)) return EMPTY;
+  if (/\n/.test(text.slice(comment.end, node.getStart()))) return EMPTY;
+  const body = text.slice(comment.pos + 3, comment.end - 2);
+  const [description, ...tagTexts] = body.split(/(?:^|\s)(?=@[A-Za-z])/);
+  const tags = tagTexts.map((raw): DocTag => {
+    const [, name, rest] = /^@(\S+)\s*([\s\S]*)$/.exec(raw.trim())!;
+    if (name !== 'param') return { name, text: normalizeWhitespace(rest), node };
+    const [, target, said] = /^(\S*)\s*([\s\S]*)$/.exec(rest)!;
+    return { name, target, text: normalizeWhitespace(said), node };
+  });
+  return { description: normalizeWhitespace(description), tags };
 }
 
 function normalizeWhitespace(text: string): string {

@@ -14,7 +14,7 @@ const KEY_ORDER = [
   '$ref', 'type', 'title', 'description', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'multipleOf',
   'prefixItems', 'items', 'minItems', 'maxItems', 'uniqueItems',
-  'properties', 'required', 'additionalProperties', 'anyOf', 'allOf', 'default', 'deprecated', '$defs',
+  'properties', 'required', 'additionalProperties', 'anyOf', 'allOf', 'not', 'default', 'deprecated', '$defs',
 ];
 const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
 
@@ -38,6 +38,7 @@ function orderChild(key: string, value: unknown): unknown {
       return mapValues(value as Record<string, JsonSchema>, orderKeys, true);
     case 'items':
     case 'additionalProperties':
+    case 'not':
       return isSchema(value) ? orderKeys(value) : value;
     case 'prefixItems':
     case 'anyOf':

@@ -47,7 +47,8 @@ function transform(source: JsonSchema, path: string[], moved: MovedKeywords[]): 
     kept.properties = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, transform(s, [...path, key], moved)]));
     const required = take('required');
     if (required !== undefined) kept.required = required;
-    if (take('additionalProperties') !== false) rest.additionalProperties = source.additionalProperties;
+    // Absent means any property is allowed: say so, since the strict schema closes the object.
+    if (take('additionalProperties') !== false) rest.additionalProperties = source.additionalProperties ?? true;
     kept.additionalProperties = false;
   }
   if (types.includes('string') && typeof rest.format === 'string' && STRICT_FORMATS.includes(rest.format)) kept.format = take('format');

@@ -1,11 +1,13 @@
-import { Node, ts, type Symbol as MorphSymbol, type Type, type TypeNode } from 'ts-morph';
+import { Node, ts, type Symbol as MorphSymbol, type Type, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { readDocComment } from '../jsdoc/read-jsdoc';
 import { keywordsFromTags } from '../jsdoc/tag-keywords';
 import { keywordsFromValidators } from '../validators/class-validator-keywords';
 import { DATE_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
 import { applyKeywords } from './keywords';
-import { membersInSourceOrder } from './union-order';
+import { arrayLikeElement, libraryType } from './library-types';
+import { aliasDeclarationOf, arrayElementNode, tupleElementNodes } from './type-nodes';
+import { membersInSourceOrder, type WrittenMember } from './union-order';
 
 export interface SchemaOptions {
   /** Accept `any`/`unknown` as "any JSON value" instead of reporting them. */
@@ -24,18 +26,6 @@ export interface PropertySchema {
   schema: JsonSchema;
   optional: boolean;
 }
-
-/** Library types that cannot travel as JSON, with what to use instead. */
-const UNSUPPORTED_LIBRARY_TYPES: Record<string, string> = {
-  Map: 'use Record<string, T> or an array of entries',
-  ReadonlyMap: 'use Record<string, T> or an array of entries',
-  WeakMap: 'use Record<string, T>',
-  Set: 'use an array (add @uniqueItems if the values must be distinct)',
-  ReadonlySet: 'use an array (add @uniqueItems if the values must be distinct)',
-  WeakSet: 'use an array',
-  Promise: 'take the resolved value instead',
-  RegExp: 'take the pattern as a string',
-};
 
 /**
  * Turns TypeScript types into JSON Schema through the type checker. Only the types reachable
@@ -77,8 +67,8 @@ export class SchemaBuilder {
       this.diagnostics.error(site.node, site.path, 'the input of a tool must be one object type, not a union; split it into several tools or make the varying part a property.');
       return undefined;
     }
-    if (!isObjectLike(type) || type.isArray() || type.getCallSignatures().length > 0) {
-      this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${type.getText()}.`);
+    if (!isObjectLike(type) || type.isArray() || type.isReadonlyArray() || arrayLikeElement(type) || libraryType(type) || type.getCallSignatures().length > 0) {
+      this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${typeText(type, site)}.`);
       return undefined;
     }
     return this.objectSchema(type, site, true);
@@ -86,14 +76,36 @@ export class SchemaBuilder {
 
   /** The schema of one value; `undefined`/optional is stripped and reported through `optional`. */
   property(type: Type, site: TypeSite): PropertySchema {
-    if (type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined())) {
-      const rest = type.getUnionTypes().filter((t) => !t.isUndefined());
-      return { schema: this.union(rest, site), optional: true };
-    }
-    return { schema: this.convert(type, site), optional: false };
+    const optional = type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined());
+    return { schema: this.convert(type, site), optional };
   }
 
   convert(type: Type, site: TypeSite): JsonSchema {
+    const alias = aliasDeclarationOf(site.typeNode);
+    if (alias && !alias.getSourceFile().isDeclarationFile()) return this.aliased(type, site, alias);
+    return this.convertType(type, site);
+  }
+
+  /**
+   * A use of `type Slug = string`: the alias's JSDoc tags apply wherever it is used, and its
+   * summary is the description unless the property or parameter has its own. The checker keeps
+   * no trace of an alias of a primitive, so the written name is followed.
+   */
+  private aliased(type: Type, site: TypeSite, alias: TypeAliasDeclaration): JsonSchema {
+    const schema = this.convert(type, { ...site, typeNode: alias.getTypeNode() });
+    const doc = readDocComment(alias);
+    const tags = keywordsFromTags(doc.tags, this.diagnostics, site.path);
+    applyKeywords(schema, tags.keywords, this.diagnostics, site.path);
+    // The alias written closest to the use says the most about it; a `$ref`'s target already says it.
+    if (doc.description && !schema.$ref) schema.description = doc.description;
+    return schema;
+  }
+
+  private convertType(type: Type, site: TypeSite): JsonSchema {
+    if (isErrorType(type)) {
+      this.diagnostics.error(site.node, site.path, `type name ${typeText(type, site)} cannot be found; import it or declare it (or fix its spelling).`);
+      return {};
+    }
     if (type.isAny() || type.isUnknown()) {
       if (this.options.allowAny) return {};
       this.diagnostics.error(site.node, site.path, `type ${type.getText()} tells the model nothing about the value; give it a concrete type.`);
@@ -104,22 +116,34 @@ export class SchemaBuilder {
       return {};
     }
     const flags = type.getFlags();
-    if (flags & (ts.TypeFlags.BigIntLike)) return this.unsupported(site, 'bigint', 'use number, or a string of digits');
+    if (flags & ts.TypeFlags.BigIntLike) return this.unsupported(site, 'bigint', 'use number, or a string of digits');
     if (flags & ts.TypeFlags.ESSymbolLike) return this.unsupported(site, 'symbol', 'use a string');
-    if (flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)) return this.unsupported(site, type.getText(), 'JSON has no such value; remove it or make the property optional');
+    if (flags & ts.TypeFlags.Never) return this.unsupported(site, 'never', 'no value has this type; to say the key must be absent, make the property optional (key?: never)');
+    if (flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined)) return this.unsupported(site, type.getText(), 'JSON has no such value; remove it or make the property optional');
+    if (flags & ts.TypeFlags.NonPrimitive) return { type: 'object' };
     if (type.isBoolean()) return { type: 'boolean' };
     if (type.isString() || type.isTemplateLiteral()) return { type: 'string' };
     if (type.isNumber()) return { type: 'number' };
     if (type.isNull()) return { type: 'null' };
     if (type.isLiteral() || type.isBooleanLiteral()) return literalSchema([literalValue(type)]);
-    if (type.isUnion()) return this.union(membersInSourceOrder(type, site.typeNode), site);
+    if (type.isUnion()) return this.namedUnion(type, site);
+    if (type.isIntersection()) return this.intersection(type, site);
+    if (flags & ts.TypeFlags.EnumLike) return this.computedEnum(type, site);
     if (type.isTuple()) return this.tuple(type, site);
     if (type.isArray() || type.isReadonlyArray()) {
       const element = type.getArrayElementType() ?? type.getTypeArguments()[0];
       return { type: 'array', items: this.convert(element, { node: site.node, path: [...site.path, '[]'], typeNode: arrayElementNode(site.typeNode) }) };
     }
+    const arrayLike = arrayLikeElement(type);
+    if (arrayLike) {
+      if (arrayLike.extraMembers.length > 0) {
+        this.diagnostics.error(site.node, site.path,
+          `type ${typeText(type, site)} is an array with extra members (${arrayLike.extraMembers.join(', ')}), which a JSON array cannot carry; remove them, or use an object with an array property.`);
+      }
+      return { type: 'array', items: this.convert(arrayLike.element, { node: site.node, path: [...site.path, '[]'] }) };
+    }
     if (isObjectLike(type)) return this.object(type, site);
-    return this.unsupported(site, type.getText(), 'use a JSON type: string, number, boolean, an array or an object');
+    return this.unsupported(site, typeText(type, site), 'use a JSON type: string, number, boolean, an array or an object');
   }
 
   private unsupported(site: TypeSite, what: string, advice: string): JsonSchema {
@@ -127,41 +151,98 @@ export class SchemaBuilder {
     return {};
   }
 
-  private union(members: Type[], site: TypeSite): JsonSchema {
-    const nullable = members.some((m) => m.isNull());
-    const rest = members.filter((m) => !m.isNull() && !m.isUndefined());
-    const booleans = rest.filter((m) => m.isBooleanLiteral());
+  /** An enum member whose value the compiler cannot know (`B = 'abc'.length`): no schema can list it. */
+  private computedEnum(type: Type, site: TypeSite): JsonSchema {
+    const member = type.getSymbol()?.getDeclarations().find(Node.isEnumMember);
+    if (!member) return this.unsupported(site, typeText(type, site), 'use a JSON type: string, number, boolean, an array or an object');
+    const name = member.getName();
+    this.diagnostics.error(site.node, site.path,
+      `enum member ${member.getParent().getName()}.${name} = ${member.getInitializer()?.getText()} has no literal value, so the schema cannot list it; give it one (${name} = 2 or ${name} = '${name.toLowerCase()}').`);
+    return {};
+  }
+
+  /**
+   * A union met again while it is being converted (`type Json = ... | Json[]`) becomes a `$ref`,
+   * like a recursive object. Only a named union can contain itself.
+   */
+  private namedUnion(type: Type, site: TypeSite): JsonSchema {
+    const build = () => this.union(membersInSourceOrder(type, site.typeNode), site);
+    if (!type.getAliasSymbol()) return build();
+    const key = type.compilerType;
+    const running = this.inProgress.get(key);
+    if (running) {
+      running.recursive = true;
+      return { $ref: `#/$defs/${this.defName(type)}` };
+    }
+    const state = { recursive: false };
+    this.inProgress.set(key, state);
+    const schema = build();
+    this.inProgress.delete(key);
+    if (!state.recursive) return schema;
+    const description = typeDescription(type);
+    this.defs.set(this.defName(type), description ? { ...schema, description } : schema);
+    return { $ref: `#/$defs/${this.defName(type)}` };
+  }
+
+  private union(members: WrittenMember[], site: TypeSite): JsonSchema {
+    const nullable = members.some((m) => m.type.isNull());
+    const rest = absorbLiterals(members.filter((m) => !m.type.isNull() && !m.type.isUndefined()).map(unbranded));
+    if (rest.length === 1) {
+      const only = this.convert(rest[0].type, { node: site.node, path: site.path, typeNode: rest[0].typeNode ?? site.typeNode });
+      return nullable ? withNull(only) : only;
+    }
+    const booleans = rest.filter((m) => m.type.isBooleanLiteral());
     // `boolean` reaches the checker as `true | false`; keep it one boolean where it stood.
     const collapseBoolean = booleans.length === 2;
     let schema: JsonSchema;
-    if (rest.length > 0 && rest.every((m) => m.isLiteral() || m.isBooleanLiteral()) && !collapseBoolean) {
-      schema = literalSchema(rest.map(literalValue));
+    if (rest.length > 0 && rest.every((m) => m.type.isLiteral() || m.type.isBooleanLiteral()) && !collapseBoolean) {
+      schema = literalSchema(rest.map((m) => literalValue(m.type)));
     } else {
       const parts: JsonSchema[] = [];
       for (const member of rest) {
-        if (collapseBoolean && member.isBooleanLiteral()) {
+        if (collapseBoolean && member.type.isBooleanLiteral()) {
           if (member === booleans[0]) parts.push({ type: 'boolean' });
           continue;
         }
-        parts.push(this.convert(member, { node: site.node, path: site.path }));
+        parts.push(this.convert(member.type, { node: site.node, path: site.path, typeNode: member.typeNode }));
       }
       schema = combine(parts);
     }
     return nullable ? withNull(schema) : schema;
   }
 
+  /**
+   * `string & { __brand: 'UserId' }` is a string the type system tells apart: the JSON is the
+   * primitive, and the object part exists only in the types. The same holds for an array with a
+   * brand. Intersections of objects merge into one object.
+   */
+  private intersection(type: Type, site: TypeSite): JsonSchema {
+    const parts = type.getIntersectionTypes();
+    const primitives = parts.filter(isPrimitive);
+    if (primitives.length > 0) {
+      const schemas = primitives.map((p) => this.convert(p, { node: site.node, path: site.path }));
+      return schemas.length === 1 ? schemas[0] : { allOf: schemas };
+    }
+    const array = parts.find((p) => p.isArray() || p.isReadonlyArray() || p.isTuple() || arrayLikeElement(p));
+    if (array) return this.convert(array, { node: site.node, path: site.path });
+    return this.object(type, site);
+  }
+
   private tuple(type: Type, site: TypeSite): JsonSchema {
     const target = type.compilerType as ts.TupleTypeReference;
     const elementFlags = target.target.elementFlags;
     if (elementFlags.some((f) => f & ts.ElementFlags.Variable)) {
-      this.diagnostics.error(site.node, site.path, `tuple ${type.getText()} has a rest element; use an array, or a tuple of fixed length.`);
+      this.diagnostics.error(site.node, site.path, `tuple ${typeText(type, site)} has a rest element; use an array, or a tuple of fixed length.`);
       return {};
     }
     const elements = type.getTupleElements();
+    // `prefixItems` must not be empty; an empty tuple is the array with no items.
+    if (elements.length === 0) return { type: 'array', maxItems: 0 };
+    const nodes = tupleElementNodes(site.typeNode);
     const required = elementFlags.filter((f) => f & ts.ElementFlags.Required).length;
     return {
       type: 'array',
-      prefixItems: elements.map((e, i) => this.convert(e, { node: site.node, path: [...site.path, `[${i}]`] })),
+      prefixItems: elements.map((e, i) => this.convert(e, { node: site.node, path: [...site.path, `[${i}]`], typeNode: nodes[i] })),
       items: false,
       minItems: required,
       maxItems: elements.length,
@@ -169,16 +250,17 @@ export class SchemaBuilder {
   }
 
   private object(type: Type, site: TypeSite): JsonSchema {
-    const symbol = type.getSymbol();
-    const libraryName = symbol && isLibrarySymbol(symbol) ? symbol.getName() : undefined;
-    if (libraryName === 'Date') {
+    const library = libraryType(type);
+    if (library?.kind === 'date') {
       const schema: JsonSchema = { type: 'string', format: 'date-time' };
       (schema as { [DATE_TYPE]?: true })[DATE_TYPE] = true;
       return schema;
     }
-    if (libraryName && UNSUPPORTED_LIBRARY_TYPES[libraryName]) return this.unsupported(site, libraryName, UNSUPPORTED_LIBRARY_TYPES[libraryName]);
+    // The instance plan reads the same type and hands the method a `URL`.
+    if (library?.kind === 'url') return { type: 'string', format: 'uri' };
+    if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-      return this.unsupported(site, `function ${type.getText()}`, 'a tool input carries data only; take the data the function would need');
+      return this.unsupported(site, `function ${typeText(type, site)}`, 'a tool input carries data only; take the data the function would need');
     }
     const key = type.compilerType;
     const cached = this.memo.get(key);
@@ -196,16 +278,24 @@ export class SchemaBuilder {
     const state = { recursive: false };
     this.inProgress.set(key, state);
     const errorsBefore = this.diagnostics.errorCount;
+    const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
+    // `Record<string, never>`: no key can have a value, so the object is empty.
+    const closed = !indexType || indexType.isNever();
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const property of type.getProperties()) {
+      if (isSymbolKeyed(property)) continue;
       const read = this.objectProperty(property, site);
       if (!read) continue;
+      if (read === ABSENT) {
+        // With additionalProperties false, leaving the key out is what forbids it.
+        if (!closed) properties[property.getName()] = { not: {} };
+        continue;
+      }
       properties[property.getName()] = read.schema;
       if (!read.optional) required.push(property.getName());
     }
-    const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
-    const additional = indexType ? this.convert(indexType, { node: site.node, path: [...site.path, '[key]'] }) : false;
+    const additional = closed ? false : this.convert(indexType, { node: site.node, path: [...site.path, '[key]'] });
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0 || isRoot) schema.required = required;
     schema.additionalProperties = additional;
@@ -221,7 +311,7 @@ export class SchemaBuilder {
   }
 
   /** One property of an object type: its type, JSDoc, tags and class-validator decorators. */
-  private objectProperty(property: MorphSymbol, site: TypeSite): PropertySchema | undefined {
+  private objectProperty(property: MorphSymbol, site: TypeSite): PropertySchema | typeof ABSENT | undefined {
     const declaration = property.getValueDeclaration() ?? property.getDeclarations()[0];
     if (declaration && (Node.isMethodDeclaration(declaration) || Node.isMethodSignature(declaration))) return undefined;
     if (declaration && isNonPublic(declaration)) return undefined;
@@ -231,6 +321,7 @@ export class SchemaBuilder {
     if (tags.hidden) return undefined;
     const node = declaration ?? site.node;
     const type = property.getTypeAtLocation(site.node);
+    if (property.isOptional() && isNothing(type)) return ABSENT;
     const typeNode = declaration && (Node.isPropertyDeclaration(declaration) || Node.isPropertySignature(declaration)) ? declaration.getTypeNode() : undefined;
     const read = this.property(type, { node, path, typeNode });
     const decorators = declaration && Node.isPropertyDeclaration(declaration) ? declaration.getDecorators() : [];
@@ -241,6 +332,9 @@ export class SchemaBuilder {
     const schema = applyKeywords(read.schema, [...tags.keywords, ...validators.keywords], this.diagnostics, path);
     const description = doc.description || typeDescription(type);
     if (description && !schema.$ref) schema.description = description;
+    if (!description && schema.description === undefined && isWrittenProperty(node)) {
+      this.diagnostics.warning(node, path, 'property has no description; add a JSDoc comment above it (/** what it is and its exact format */).');
+    }
     const optional = read.optional || property.isOptional() || validators.optional;
     return { schema: description && schema.$ref ? { ...schema, description } : schema, optional };
   }
@@ -257,13 +351,59 @@ export class SchemaBuilder {
   }
 }
 
+/** The type as the user would write it where it is used (`Batch`, not `import("…").Batch`). */
+function typeText(type: Type, site: TypeSite): string {
+  return type.getText(site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+}
+
+/** What `objectProperty` returns for `key?: never`: the key must not be sent. */
+const ABSENT = Symbol('absent');
+
 function isObjectLike(type: Type): boolean {
   return type.isObject() || type.isIntersection();
 }
 
-function isLibrarySymbol(symbol: MorphSymbol): boolean {
-  const file = symbol.getDeclarations()[0]?.getSourceFile();
-  return file !== undefined && file.isDeclarationFile() && /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file.getFilePath());
+/** The checker's stand-in for a name it could not resolve. */
+function isErrorType(type: Type): boolean {
+  return type.isAny() && (type.compilerType as { intrinsicName?: string }).intrinsicName === 'error';
+}
+
+function isPrimitive(type: Type): boolean {
+  return (type.getFlags() & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.ESSymbolLike)) !== 0;
+}
+
+/** `undefined`, `never` or `void`: the type of `key?: never` once the checker has read it. */
+function isNothing(type: Type): boolean {
+  const parts = type.isUnion() ? type.getUnionTypes() : [type];
+  return parts.every((t) => (t.getFlags() & (ts.TypeFlags.Undefined | ts.TypeFlags.Never | ts.TypeFlags.Void)) !== 0);
+}
+
+/** Members keyed by a symbol (`[Symbol.iterator]`, `[secret]`) have no JSON name. */
+function isSymbolKeyed(property: MorphSymbol): boolean {
+  return /^__[@#]/.test(property.compilerSymbol.escapedName as string);
+}
+
+/** A property the user wrote in their own code, so they can document it. */
+function isWrittenProperty(node: Node): boolean {
+  return (Node.isPropertySignature(node) || Node.isPropertyDeclaration(node)) && !node.getSourceFile().isDeclarationFile();
+}
+
+/** `UserId` (a branded string) as the `string` it is, for unions. */
+function unbranded(member: WrittenMember): WrittenMember {
+  if (!member.type.isIntersection()) return member;
+  const primitives = member.type.getIntersectionTypes().filter(isPrimitive);
+  return primitives.length === 1 ? { type: primitives[0], typeNode: member.typeNode } : member;
+}
+
+/** `'a' | 'b' | (string & {})` is any string: the literals only help editors complete. */
+function absorbLiterals(members: WrittenMember[]): WrittenMember[] {
+  const anyString = members.some((m) => m.type.isString());
+  const anyNumber = members.some((m) => m.type.isNumber());
+  const kept = members.filter((m) => {
+    if (anyString && (m.type.isStringLiteral() || m.type.isTemplateLiteral())) return false;
+    return !(anyNumber && m.type.isNumberLiteral());
+  });
+  return kept.filter((m, i) => kept.findIndex((other) => other.type.compilerType === m.type.compilerType) === i);
 }
 
 function isNonPublic(declaration: Node): boolean {
@@ -317,7 +457,3 @@ function typeDescription(type: Type): string {
   return readDocComment(declaration).description;
 }
 
-function arrayElementNode(node: TypeNode | undefined): TypeNode | undefined {
-  if (node && Node.isArrayTypeNode(node)) return node.getElementTypeNode();
-  return undefined;
-}

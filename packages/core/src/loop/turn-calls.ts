@@ -46,8 +46,9 @@ export interface CommitOutcome {
  * writes": a read may start once the model has moved past its block, provided no write (nor
  * unknown tool) comes before it; everything from the first write on waits until the message has
  * arrived whole with `stop_reason: tool_use`, and then runs through `ToolContainer.execute` one
- * segment at a time (a run of reads, or a single write) so validation, guards, timeouts, the
- * halting rule and every message are the container's. The limits are checked before each call.
+ * segment at a time (a run of reads, or a single write), so validation, guards, timeouts and
+ * every message are the container's; a failed write halts the segments after it as `execute`
+ * halts the rest of a batch. The limits are checked before each call or segment starts.
  */
 export class TurnCalls {
   private readonly calls: Call[] = [];

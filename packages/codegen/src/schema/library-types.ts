@@ -1,0 +1,94 @@
+import { Node, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+
+/** What a type declared by the platform (TypeScript's lib, `@types/node`) is, for the schema. */
+export type LibraryType =
+  | { kind: 'date' }
+  | { kind: 'url' }
+  | { kind: 'refused'; name: string; advice: string };
+
+/** Platform types that cannot travel as JSON, with what to take instead. */
+const REFUSED: Record<string, string> = {
+  Promise: 'take the resolved value instead: the tool receives data, not a pending computation',
+  PromiseLike: 'take the resolved value instead: the tool receives data, not a pending computation',
+  Map: 'use Record<string, T> or an array of entries',
+  ReadonlyMap: 'use Record<string, T> or an array of entries',
+  WeakMap: 'use Record<string, T>',
+  Set: 'use an array (add @uniqueItems if the values must be distinct)',
+  ReadonlySet: 'use an array (add @uniqueItems if the values must be distinct)',
+  WeakSet: 'use an array',
+  WeakRef: 'take the value itself',
+  RegExp: 'take the pattern as a string',
+  Error: 'take the message as a string',
+  Function: 'a tool input carries data only; take the data the function would need',
+  Object: 'use object, or an interface that lists the properties',
+  ArrayBuffer: 'take the bytes as a base64 string',
+  SharedArrayBuffer: 'take the bytes as a base64 string',
+  Buffer: 'take the bytes as a base64 string',
+  Uint8Array: 'take the bytes as a base64 string, or the numbers as number[]',
+};
+
+const PLATFORM_FILE = /[\\/](typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts|@types[\\/]node[\\/].*\.d\.ts)$/;
+
+/** Lib interfaces that mean "something you can read items from": a JSON array is one. */
+const ARRAY_LIKE = new Set(['ArrayLike', 'Iterable', 'ConcatArray']);
+
+/**
+ * `Date`, `URL` and the platform types that are refused. A platform type with methods is refused
+ * even when it is not listed: the run time would hand the method a plain object without them.
+ * Classes of other packages are left to the user (a shared DTO package is common).
+ */
+export function libraryType(type: Type): LibraryType | undefined {
+  const symbol = type.getSymbol();
+  if (!symbol || !isPlatformSymbol(symbol)) return undefined;
+  const name = symbol.getName();
+  if (name === 'Date') return { kind: 'date' };
+  if (name === 'URL') return { kind: 'url' };
+  if (REFUSED[name]) return { kind: 'refused', name, advice: REFUSED[name] };
+  const qualified = symbol.getFullyQualifiedName().replace(/^global\./, '');
+  const methods = type.getProperties().filter(isMethod).map((p) => p.getName()).filter((n) => !n.startsWith('__@'));
+  if (methods.length === 0) return undefined;
+  const shown = methods.slice(0, 3).join(', ') + (methods.length > 3 ? ', …' : '');
+  return {
+    kind: 'refused',
+    name: qualified,
+    advice: `it is a platform object with methods (${shown}), which JSON cannot carry; take the data it is built from (a string, a number, an array or an object of its fields)`,
+  };
+}
+
+/** The item type of anything array-like that is not `T[]` itself, and the members an array cannot carry. */
+export function arrayLikeElement(type: Type): { element: Type; extraMembers: string[] } | undefined {
+  const symbol = type.getSymbol();
+  if (symbol && ARRAY_LIKE.has(symbol.getName()) && isPlatformSymbol(symbol)) {
+    const element = type.getTypeArguments()[0] ?? type.getAliasTypeArguments()[0];
+    return element ? { element, extraMembers: [] } : undefined;
+  }
+  if (!extendsArray(type)) return undefined;
+  const element = type.getNumberIndexType();
+  if (!element) return undefined;
+  const extraMembers = type
+    .getProperties()
+    .filter((p) => !p.getName().startsWith('__@') && p.getDeclarations().some((d) => !d.getSourceFile().isDeclarationFile()))
+    .map((p) => p.getName());
+  return { element, extraMembers };
+}
+
+/** `interface Tags extends Array<Tag>`, `class List<T> extends ReadonlyArray<T>`, at any depth. */
+function extendsArray(type: Type, depth = 0): boolean {
+  if (depth > 0 && (type.isArray() || type.isReadonlyArray())) return true;
+  if (depth > 8) return false;
+  const declared = type.getTargetType() ?? type;
+  if (!declared.isClassOrInterface()) return false;
+  return declared.getBaseTypes().some((base) => extendsArray(base, depth + 1));
+}
+
+function isMethod(property: MorphSymbol): boolean {
+  return property.getDeclarations().some((d) => Node.isMethodSignature(d) || Node.isMethodDeclaration(d));
+}
+
+/**
+ * Declared by TypeScript's `lib` files or by `@types/node` (also when the user's code augments
+ * it, as date libraries do with `Date`), not a package's class that reuses a name.
+ */
+function isPlatformSymbol(symbol: MorphSymbol): boolean {
+  return symbol.getDeclarations().some((d) => PLATFORM_FILE.test(d.getSourceFile().getFilePath()));
+}

@@ -1,0 +1,40 @@
+import { Node, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
+
+/**
+ * Reading the written type next to the checked one: the checker forgets that `Slug` was written
+ * (a `string` alias has no alias symbol), and the tags and order the user wrote live on the nodes.
+ */
+export function unwrapParentheses(node: TypeNode | undefined): TypeNode | undefined {
+  let current = node;
+  while (current && Node.isParenthesizedTypeNode(current)) current = current.getTypeNode();
+  return current;
+}
+
+/** The `type X = ...` a written `X` (or `X<A>`) refers to, through imports. */
+export function aliasDeclarationOf(node: TypeNode | undefined): TypeAliasDeclaration | undefined {
+  const reference = unwrapParentheses(node);
+  if (!reference || !Node.isTypeReference(reference)) return undefined;
+  let symbol = reference.getTypeName().getSymbol();
+  if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol();
+  return symbol?.getDeclarations().find(Node.isTypeAliasDeclaration);
+}
+
+/** The element node of `T[]`, `readonly T[]`, `Array<T>` and `ReadonlyArray<T>`. */
+export function arrayElementNode(node: TypeNode | undefined): TypeNode | undefined {
+  let current = unwrapParentheses(node);
+  if (current && Node.isTypeOperatorTypeNode(current)) current = unwrapParentheses(current.getTypeNode());
+  if (current && Node.isArrayTypeNode(current)) return current.getElementTypeNode();
+  if (current && Node.isTypeReference(current) && /^(Readonly)?Array$/.test(current.getTypeName().getText())) return current.getTypeArguments()[0];
+  return undefined;
+}
+
+/** The element nodes of a written tuple `[A, B?]`, `readonly [a: A]`; `[]` when it is not one. */
+export function tupleElementNodes(node: TypeNode | undefined): Array<TypeNode | undefined> {
+  let current = unwrapParentheses(node);
+  if (current && Node.isTypeOperatorTypeNode(current)) current = unwrapParentheses(current.getTypeNode());
+  if (!current || !Node.isTupleTypeNode(current)) return [];
+  return current.getElements().map((element) => {
+    const inner = Node.isNamedTupleMember(element) ? element.getTypeNode() : element;
+    return Node.isOptionalTypeNode(inner) ? inner.getTypeNode() : inner;
+  });
+}
