@@ -15,23 +15,40 @@ import { invokeTool } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
-import { answer, type CallResult, type RegisteredTool, type ToolCall, type ToolEvent } from './execution/call.types';
+import { answer, type CallResult, type RegisteredTool, type SkipReason, type ToolCall, type ToolEvent } from './execution/call.types';
+import { capText, type ResultLimits } from './execution/result';
+import { safeLogger } from './execution/safe-logger';
+import { duplicateId, readToolCalls } from './execution/tool-calls';
+import { echo } from './execution/echo';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
   timeoutMs: number;
-  /** Longer results are cut with a visible marker. Default 20,000. */
+  /**
+   * The cap on the text of one result, whatever produced it: a returned value, a `ToolError`,
+   * a validation or protocol message. Longer text is cut with a visible marker. Default 20,000.
+   */
   maxResultChars: number;
+  /** Image and document blocks kept in one result; the rest are replaced by a line. Default 20. */
+  maxMediaBlocks: number;
+  /** Characters of image and document blocks (base64 included) in one result. Default 20,000,000. */
+  maxMediaChars: number;
   /** Reads of one segment running at once. Default 8. */
   maxConcurrency: number;
   /** Default `'halt'`: a failed write stops the rest of its batch. */
   onWriteFailure: WriteFailurePolicy;
 }
 
+/** The reason a batch's leftovers see once `execute` has answered; one object, not one per batch. */
+const EXECUTE_RETURNED = new Error('execute returned');
+
 const DEFAULTS: ExecutionDefaults = {
   timeoutMs: 30_000,
   maxResultChars: 20_000,
+  maxMediaBlocks: 20,
+  maxMediaChars: 20_000_000,
   maxConcurrency: 8,
   onWriteFailure: 'halt',
 };
@@ -44,6 +61,8 @@ export interface ToolContainerOptions {
   /** Receives unexpected exceptions with their stack; stderr by default. */
   logger?: ToolLogger;
   defaults?: Partial<ExecutionDefaults>;
+  /** Bounds on every input, checked before any parsing work; each refusal is a one-line `is_error`. */
+  limits?: Partial<InputLimits>;
   onEvent?: (event: ToolEvent) => void;
   /**
    * Adds Anthropic's tool search tool to what the loops send, so tools with
@@ -106,6 +125,9 @@ export interface ToolReply {
 export class ToolContainer<TAuth = unknown> {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly defaults: ExecutionDefaults;
+  private readonly limits: InputLimits;
+  /** Per tool, computed once: `execute` is on the hot path of every turn. */
+  private readonly resultLimits = new Map<RegisteredTool, ResultLimits>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
   private readonly toolSearch?: ToolSearchKind;
@@ -115,8 +137,9 @@ export class ToolContainer<TAuth = unknown> {
       throw new RangeError(`ToolContainer: toolSearch must be 'regex' or 'bm25', got ${JSON.stringify(options.toolSearch)}.`);
     }
     this.toolSearch = options.toolSearch;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = safeLogger(options.logger ?? consoleLogger);
     this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
+    this.limits = checkLimits({ ...DEFAULT_INPUT_LIMITS, ...options.limits });
     this.onEvent = options.onEvent;
     for (const { entry, instance, decorated } of bindManifest(options.manifest, options.providers)) {
       this.tools.set(entry.definition.name, {
@@ -129,6 +152,13 @@ export class ToolContainer<TAuth = unknown> {
         method: entry.method,
         options: decorated.options,
         outputSchema: entry.outputSchema,
+      });
+    }
+    for (const tool of this.tools.values()) {
+      this.resultLimits.set(tool, {
+        maxChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
+        maxMediaBlocks: this.defaults.maxMediaBlocks,
+        maxMediaChars: this.defaults.maxMediaChars,
       });
     }
   }
@@ -160,30 +190,42 @@ export class ToolContainer<TAuth = unknown> {
     return undefined;
   }
 
-  /** One `tool_result` per `tool_use` block of `content`, same ids, same order. */
+  /**
+   * One `tool_result` per `tool_use` block of `content`, same ids, same order. Never rejects for
+   * anything in `content` or anything a tool, a listener or the logger does; only options that
+   * are not valid reject, with a `RangeError`.
+   */
   async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
     const maxConcurrency = options.maxConcurrency ?? this.defaults.maxConcurrency;
     const onWriteFailure = options.onWriteFailure ?? this.defaults.onWriteFailure;
     checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
     const calls = this.scheduledCalls(content);
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
+    const duplicate = duplicateId(calls);
+    if (duplicate) return this.refuseDuplicateIds(calls, modelMessages.duplicateId(duplicate.id, duplicate.times), emit);
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
+    const results: CallResult[] = new Array(calls.length);
     try {
-      const results = await runSchedule(calls, {
-        maxConcurrency,
-        onWriteFailure,
-        signal: cancellation,
-        run: (call) => this.call(call, options.auth, cancellation, emit),
-        skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
-      });
-      return results.map((r) => r.result);
+      await runSchedule(
+        calls,
+        {
+          maxConcurrency,
+          onWriteFailure,
+          signal: cancellation,
+          run: (call) => this.call(call, options.auth, cancellation, emit),
+          skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
+        },
+        results,
+      );
     } catch (error) {
-      this.logger.error('toolwright: execute failed unexpectedly; answering every call as an internal error:', error);
-      return calls.map((call) => answer(call, 'internal_error', modelMessages.internal(call.name)).result);
+      this.logger.error('toolwright: execute failed unexpectedly; answering the calls without a result as internal errors:', error);
     } finally {
+      // Whatever of this batch is still pending must not start once its answers are out.
+      cancellation.cancel(EXECUTE_RETURNED);
       unfollow();
     }
+    return calls.map((call, i) => (results[i] ?? answer(call, 'internal_error', modelMessages.internal(call.name))).result);
   }
 
   /** Every tool with its effect and hints, in manifest order; fresh copies on every call. */
@@ -203,7 +245,7 @@ export class ToolContainer<TAuth = unknown> {
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
-    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.tools.get(call.name)?.effect !== 'read' };
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.toolNamed(call.name)?.effect !== 'read' };
     try {
       if (cancellation.aborted) return this.skip(scheduled, 'cancelled', undefined, emit);
       return await this.call(scheduled, options.auth, cancellation, emit);
@@ -225,43 +267,69 @@ export class ToolContainer<TAuth = unknown> {
     return runnableTools(this, options);
   }
 
+  /**
+   * Answering one id twice is a 400 from the API, and running the calls would repeat writes the
+   * model cannot tell apart: the whole message is refused before anything runs.
+   */
+  private refuseDuplicateIds(calls: readonly ScheduledCall[], why: string, emit?: (e: ToolEvent) => void): ToolResultBlockParam[] {
+    const message = capText(why, this.defaults.maxResultChars);
+    return calls.map((call) => {
+      this.announceSkip(call, 'duplicate_id', emit);
+      return answer(call, 'not_executed', message).result;
+    });
+  }
+
   /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */
   private scheduledCalls(content: readonly AssistantContentBlock[]): ScheduledCall[] {
-    const calls: ScheduledCall[] = [];
-    for (const block of content) {
-      if (block.type !== 'tool_use') continue;
-      calls.push({ id: block.id, name: block.name, input: block.input, mayWrite: this.tools.get(block.name)?.effect !== 'read' });
-    }
-    return calls;
+    return readToolCalls(content, (name) => this.toolNamed(name)?.effect !== 'read');
+  }
+
+  private toolFor(call: ToolCall): RegisteredTool | undefined {
+    return this.toolNamed(call.name);
+  }
+
+  private toolNamed(name: unknown): RegisteredTool | undefined {
+    return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
   private async call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
-    const tool = this.tools.get(call.name);
+    const tool = this.toolFor(call);
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
-    emit?.({ type: 'call_start', tool: call.name, toolUseId: call.id, effect, at: started });
-    const result = tool
-      ? await invokeTool(tool, call, {
-          auth,
-          cancellation,
-          logger: this.logger,
-          timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
-          maxResultChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
-        })
-      : answer(call, 'unknown_tool', modelMessages.unknownTool(call.name, this.names));
+    emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
+    const result =
+      typeof call.id !== 'string'
+        ? answer(call, 'invalid_input', modelMessages.invalidId(call.id))
+        : tool
+          ? await invokeTool(tool, call, {
+              auth,
+              cancellation,
+              logger: this.logger,
+              timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
+              limits: this.limits,
+              result: this.resultLimits.get(tool)!,
+              maxMessageChars: this.defaults.maxResultChars,
+            })
+          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
     if (emit) {
       const ended = Date.now();
-      emit({ type: 'call_end', tool: call.name, toolUseId: call.id, effect, at: ended, durationMs: ended - started, outcome: result.outcome });
+      emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });
     }
     return result;
   }
 
+
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {
-    const effect = this.tools.get(call.name)?.effect ?? 'unknown';
-    emit?.({ type: 'call_skipped', tool: call.name, toolUseId: call.id, effect, at: Date.now(), reason });
+    const effect = this.announceSkip(call, reason, emit);
     return reason === 'halted' && cause
       ? answer(call, 'not_executed', modelMessages.notExecuted(cause.name, cause.id))
       : answer(call, 'cancelled', modelMessages.cancelled(false, effect === 'write'));
+  }
+
+  private announceSkip(call: ToolCall, reason: SkipReason, emit?: (e: ToolEvent) => void): ToolEvent['effect'] {
+    const effect = this.toolFor(call)?.effect ?? 'unknown';
+    emit?.({ type: 'call_skipped', tool: label(call.name), toolUseId: label(call.id), effect, at: Date.now(), reason });
+    return effect;
   }
 
   private emit(event: ToolEvent, perCall?: (event: ToolEvent) => void): void {
@@ -276,17 +344,29 @@ export class ToolContainer<TAuth = unknown> {
   }
 }
 
+/** An id or name as events report it: as sent when it is a string, described when it is not. */
+function label(value: unknown): string {
+  return typeof value === 'string' ? value : echo(value);
+}
+
 function checkDefaults(defaults: ExecutionDefaults): ExecutionDefaults {
   checkPositiveInteger(`ToolContainer: defaults.timeoutMs`, defaults.timeoutMs);
   checkPositiveInteger(`ToolContainer: defaults.maxResultChars`, defaults.maxResultChars);
+  checkPositiveInteger(`ToolContainer: defaults.maxMediaBlocks`, defaults.maxMediaBlocks);
+  checkPositiveInteger(`ToolContainer: defaults.maxMediaChars`, defaults.maxMediaChars);
   checkExecutionOptions(defaults, 'ToolContainer: defaults');
   return defaults;
+}
+
+function checkLimits(limits: InputLimits): InputLimits {
+  for (const key of Object.keys(DEFAULT_INPUT_LIMITS) as Array<keyof InputLimits>) checkPositiveInteger(`ToolContainer: limits.${key}`, limits[key]);
+  return limits;
 }
 
 /** Options a caller sets per batch are checked like the defaults: a typo must not change the schedule. */
 function checkExecutionOptions(options: Pick<ExecutionDefaults, 'maxConcurrency' | 'onWriteFailure'>, where: string): void {
   checkPositiveInteger(`${where}.maxConcurrency`, options.maxConcurrency);
   if (options.onWriteFailure !== 'halt' && options.onWriteFailure !== 'continue') {
-    throw new RangeError(`${where}.onWriteFailure must be 'halt' or 'continue', got ${options.onWriteFailure}.`);
+    throw new RangeError(`${where}.onWriteFailure must be 'halt' or 'continue', got ${String(options.onWriteFailure)}.`);
   }
 }

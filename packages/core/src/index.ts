@@ -14,7 +14,8 @@ export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class } from '.
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
-export type { ToolEvent, CallOutcome, CallResult, ToolCall } from './execution/call.types';
+export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
+export type { InputLimits } from './validation/plain-input';
 export type { WriteFailurePolicy } from './execution/schedule';
 export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 

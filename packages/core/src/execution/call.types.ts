@@ -34,7 +34,11 @@ export interface CallResult {
   value?: unknown;
 }
 
-/** The part of a `tool_use` block a call needs. */
+/**
+ * The part of a `tool_use` block a call needs. `id` and `name` are what the block held: strings
+ * from the API, anything from a caller that builds blocks itself; the container checks them
+ * before a call runs, and messages echo them through `echo`.
+ */
 export interface ToolCall {
   id: string;
   name: string;
@@ -59,8 +63,14 @@ export type ToolEvent =
       toolUseId: string;
       effect: ToolEffect | 'unknown';
       at: number;
-      reason: 'halted' | 'cancelled';
+      reason: SkipReason;
     };
+
+/**
+ * Why a call was answered without running: an earlier write failed, the batch was cancelled, or
+ * its message used one `tool_use` id for several blocks (then no call of it runs).
+ */
+export type SkipReason = 'halted' | 'cancelled' | 'duplicate_id';
 
 export function answer(call: ToolCall, outcome: CallOutcome, content: ToolResultBlockParam['content']): CallResult {
   const result: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.id };

@@ -1,9 +1,11 @@
-import { validateInput, type InputCheck } from '../validation/validate-input';
+import { validateInput } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
+import type { InputLimits } from '../validation/plain-input';
 import type { ToolContext, ToolLogger } from '../context';
-import { ToolError } from './tool-error';
-import { shapeResult } from './result';
+import { isToolError } from './tool-error';
+import { capText, shapeResult, shapeToolErrorContent, type ResultLimits } from './result';
 import { modelMessages } from './messages';
+import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
 import { LazyAbort, type BatchCancellation } from './cancellation';
 
@@ -11,9 +13,14 @@ export interface InvokeEnv {
   auth: unknown;
   /** Cancelling the batch cancels this call. */
   cancellation: BatchCancellation;
+  /** Never throws (see `safeLogger`). */
   logger: ToolLogger;
   timeoutMs: number;
-  maxResultChars: number;
+  limits: InputLimits;
+  /** For what the tool produces: a returned value, a `ToolError`. */
+  result: ResultLimits;
+  /** For what toolwright writes (validation messages): the container's cap, not the tool's own. */
+  maxMessageChars: number;
 }
 
 type Settled =
@@ -23,19 +30,29 @@ type Settled =
   | { kind: 'timeout' }
   | { kind: 'cancelled' };
 
-/** One call: validate → guard → method, bounded by its timeout and the batch's signal. */
+/**
+ * One call: validate → guard → method, bounded by its timeout and the batch's signal. Resolves
+ * with this call's answer whatever its code throws or returns; it never rejects, so one call's
+ * failure cannot reach the answers of the others.
+ */
 export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv): Promise<CallResult> {
-  let checked: InputCheck;
+  let step: 'validation' | 'result' = 'validation';
   try {
-    checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema);
+    // User code runs during validation too (a @Transform, a custom constraint): when it throws,
+    // this call fails alone.
+    const checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema, env.limits);
+    if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
+    if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
+    const settled = await runBounded(tool, call, env, checked.value);
+    step = 'result';
+    return answerFor(tool, call, env, settled);
   } catch (error) {
-    // User code runs during validation too (a @Transform, a custom constraint); when it throws,
-    // this call fails alone instead of taking the whole batch down with it.
-    return internalError(tool, call, env.logger, error);
+    return internalError(tool, call, env.logger, error, step);
   }
-  if (!checked.ok) return answer(call, 'invalid_input', checked.message);
-  if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
+}
 
+/** Guard and method with the call's `ToolContext`, within its timeout and the batch's signal. */
+function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input: object): Promise<Settled> {
   const abort = new LazyAbort();
   const ctx: ToolContext<unknown> = {
     toolUseId: call.id,
@@ -46,9 +63,14 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     },
     logger: env.logger,
   };
-  const input = checked.value;
-  const settled = await settleWithin(() => run(tool, ctx, abort, input), abort, env, () => `${tool.name} (${call.id})`);
+  return settleWithin(() => run(tool, ctx, abort, input, env.timeoutMs), abort, env, () => `${tool.name} (${echo(call.id)})`);
+}
 
+/**
+ * What the model reads. Everything the tool handed over is inspected here, where a value whose
+ * inspection throws (a Proxy, a throwing getter) becomes this call's internal error.
+ */
+function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled: Settled): CallResult {
   switch (settled.kind) {
     case 'refused':
       return answer(call, 'refused', modelMessages.notAllowed(tool.name));
@@ -57,22 +79,28 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     case 'cancelled':
       return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
     case 'threw':
-      if (settled.error instanceof ToolError) return answer(call, 'tool_error', settled.error.content);
-      return internalError(tool, call, env.logger, settled.error);
+      if (isToolError(settled.error)) return answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+      return internalError(tool, call, env.logger, settled.error, 'method');
     case 'returned':
-      try {
-        return { ...answer(call, 'ok', shapeResult(settled.value, env.maxResultChars)), value: settled.value };
-      } catch (error) {
-        return internalError(tool, call, env.logger, error);
-      }
+      return { ...answer(call, 'ok', shapeResult(settled.value, env.result)), value: settled.value };
   }
 }
 
-async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, input: object): Promise<Settled> {
-  if (tool.options.guard && !(await tool.options.guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
-  // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
-  // answer is already given, and a method started now would run beside the calls after it.
-  if (abort.aborted) return { kind: 'cancelled' };
+async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, input: object, timeoutMs: number): Promise<Settled> {
+  const guard = tool.options.guard;
+  if (guard) {
+    const deadline = performance.now() + timeoutMs;
+    if (!(await guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
+    // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
+    // answer is already given, and a method started now would run beside the calls after it.
+    if (abort.aborted) return { kind: 'cancelled' };
+    // A guard that blocked the event loop past the deadline kept the timer from firing: its
+    // callback waits behind this continuation. The clock is read here, so the method never starts.
+    if (performance.now() >= deadline) {
+      abort.abort(new Error(`timed out after ${timeoutMs} ms`));
+      return { kind: 'timeout' };
+    }
+  }
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
   return { kind: 'returned', value };
@@ -82,7 +110,7 @@ async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyA
  * Starts the work and waits for it, its timeout or the batch's cancellation, whichever comes
  * first. A tool that never settles cannot hold the batch; one that fails after being abandoned is
  * still logged. The timer and the abort listener are in place before the work starts, so an abort
- * or a long stretch of synchronous code inside the guard or the method is still seen.
+ * from inside the guard or the method is seen at once.
  */
 function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: InvokeEnv, label: () => string): Promise<Settled> {
   return new Promise((resolve) => {
@@ -109,7 +137,8 @@ function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: Invo
   });
 }
 
-function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown): CallResult {
-  logger.error(`toolwright: tool ${tool.name} (${call.id}) failed:`, error);
+function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown, step: 'validation' | 'method' | 'result'): CallResult {
+  const where = step === 'result' ? ' (its result could not be sent)' : step === 'validation' ? ' during validation' : '';
+  logger.error(`toolwright: tool ${tool.name} (${echo(call.id)}) failed${where}:`, error);
   return answer(call, 'internal_error', modelMessages.internal(tool.name));
 }

@@ -1,34 +1,46 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolResultContentBlock } from './tool-error';
 import { modelMessages } from './messages';
+import { isArray } from './echo';
 
 type Content = ToolResultBlockParam['content'];
+
+/** How much of one result reaches the model. */
+export interface ResultLimits {
+  /** Characters of text: a string result, or all text and search result blocks together. */
+  maxChars: number;
+  /** Image and document blocks in one result. */
+  maxMediaBlocks: number;
+  /** Characters of image and document blocks together (base64 data, URLs, text). */
+  maxMediaChars: number;
+}
 
 const BLOCK_TYPES = new Set(['text', 'image', 'document', 'search_result']);
 
 /**
  * Turns what a tool method returned into `tool_result` content: a string as is, content blocks
- * as given, `undefined` as nothing, anything else as JSON. Throws when the value cannot be
- * serialized (circular, BigInt); the caller treats that as an internal error.
+ * as given, `undefined` as nothing, anything else as JSON; all of it within `limits`. Throws when
+ * the value cannot be represented (circular, BigInt, a getter that throws, a malformed block);
+ * the caller treats that as an internal error.
  */
-export function shapeResult(value: unknown, maxChars: number): Content {
+export function shapeResult(value: unknown, limits: ResultLimits): Content {
   if (value === undefined) return undefined;
-  if (typeof value === 'string') return truncate(value, maxChars);
-  if (isContentBlocks(value)) return truncateBlocks(value, maxChars);
+  if (typeof value === 'string') return capText(value, limits.maxChars);
+  if (looksLikeBlocks(value)) return capBlocks(copyBlocks(value), limits);
   const json = JSON.stringify(value);
   if (json === undefined) throw new TypeError(`tool returned a value JSON cannot represent (${typeof value})`);
-  return truncate(json, maxChars);
+  return capText(json, limits.maxChars);
 }
 
-function isContentBlocks(value: unknown): value is ToolResultContentBlock[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((b) => typeof b === 'object' && b !== null && BLOCK_TYPES.has((b as { type?: unknown }).type as string))
-  );
+/** A `ToolError`'s content, within `limits`. Throws when it is neither a string nor well-formed blocks. */
+export function shapeToolErrorContent(content: unknown, limits: ResultLimits): Content {
+  if (typeof content === 'string') return capText(content, limits.maxChars);
+  if (isArray(content)) return capBlocks(copyBlocks(content), limits);
+  throw new TypeError(`ToolError content must be a string or content blocks, got ${typeof content}`);
 }
 
-function truncate(text: string, maxChars: number): string {
+/** Cuts `text` at `maxChars` with a marker saying how much was left out. */
+export function capText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   // Never split a surrogate pair (an emoji, say): a lone surrogate makes the request body invalid
   // JSON for the API.
@@ -40,13 +52,102 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** The character budget is shared by all text blocks; other blocks pass through. */
-function truncateBlocks(blocks: ToolResultContentBlock[], maxChars: number): ToolResultContentBlock[] {
-  let budget = maxChars;
-  return blocks.map((block) => {
-    if (block.type !== 'text') return block;
-    const text = truncate(block.text, Math.max(budget, 0));
-    budget -= block.text.length;
-    return { ...block, text };
+function looksLikeBlocks(value: unknown): value is unknown[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((b) => typeof b === 'object' && b !== null && BLOCK_TYPES.has((b as { type?: unknown }).type as string))
+  );
+}
+
+/**
+ * A plain-data copy of the blocks, checked block by block. The copy owns nothing of the tool's
+ * objects, so nothing in the reply can run code (a getter, a Proxy trap) when it is sent later.
+ */
+function copyBlocks(blocks: unknown[]): ToolResultContentBlock[] {
+  const copy: unknown = JSON.parse(JSON.stringify(blocks) ?? 'null');
+  if (!Array.isArray(copy)) throw new TypeError('content blocks did not survive a JSON copy');
+  copy.forEach((block, index) => {
+    const problem = blockProblem(block);
+    if (problem) throw new TypeError(`content block ${index} is malformed: ${problem}`);
   });
+  return copy as ToolResultContentBlock[];
+}
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+function blockProblem(block: unknown): string | undefined {
+  if (!isObject(block)) return 'not an object';
+  switch (block.type) {
+    case 'text':
+      return isString(block.text) ? undefined : '`text` must be a string';
+    case 'image':
+      return sourceProblem(block.source, ['base64', 'url', 'file']);
+    case 'document': {
+      const source = block.source;
+      if (isObject(source) && source.type === 'content') {
+        const ok = isString(source.content) || (Array.isArray(source.content) && source.content.every((b) => blockProblem(b) === undefined));
+        return ok ? undefined : '`source.content` must be a string or text and image blocks';
+      }
+      return sourceProblem(source, ['base64', 'text', 'url', 'file']);
+    }
+    case 'search_result':
+      if (!isString(block.source) || !isString(block.title)) return '`source` and `title` must be strings';
+      return Array.isArray(block.content) && block.content.every((b) => isObject(b) && b.type === 'text' && isString(b.text))
+        ? undefined
+        : '`content` must be a list of text blocks';
+    default:
+      return `unknown block type ${JSON.stringify(block.type)?.slice(0, 40)}`;
+  }
+}
+
+function sourceProblem(source: unknown, types: readonly string[]): string | undefined {
+  if (!isObject(source) || !types.includes(source.type as string)) return `\`source.type\` must be one of ${types.join(', ')}`;
+  const field = source.type === 'url' ? 'url' : source.type === 'file' ? 'file_id' : 'data';
+  return isString(source[field]) ? undefined : `\`source.${field}\` must be a string`;
+}
+
+/**
+ * Text and search results share the character budget; images and documents have their own count
+ * and size. A block that does not fit is replaced by a line saying what was left out.
+ */
+function capBlocks(blocks: ToolResultContentBlock[], limits: ResultLimits): ToolResultContentBlock[] {
+  let textBudget = limits.maxChars;
+  let mediaBudget = limits.maxMediaChars;
+  let media = 0;
+  let mediaOmitted = 0;
+  const kept: ToolResultContentBlock[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') {
+      kept.push({ ...block, text: capText(block.text, Math.max(textBudget, 0)) });
+      textBudget -= block.text.length;
+      continue;
+    }
+    const size = JSON.stringify(block).length;
+    if (block.type === 'image' || block.type === 'document') {
+      if (media >= limits.maxMediaBlocks) {
+        mediaOmitted++;
+        continue;
+      }
+      media++;
+      if (size > mediaBudget) {
+        kept.push({ type: 'text', text: modelMessages.blockOmitted(block.type, size, Math.max(mediaBudget, 0)) });
+        continue;
+      }
+      mediaBudget -= size;
+      kept.push(block);
+      continue;
+    }
+    if (size > textBudget) {
+      kept.push({ type: 'text', text: modelMessages.blockOmitted(block.type, size, Math.max(textBudget, 0)) });
+      continue;
+    }
+    textBudget -= size;
+    kept.push(block);
+  }
+  if (mediaOmitted > 0) kept.push({ type: 'text', text: modelMessages.blocksOmitted(mediaOmitted, limits.maxMediaBlocks) });
+  return kept;
 }

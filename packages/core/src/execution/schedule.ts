@@ -1,4 +1,4 @@
-import type { CallResult, ToolCall } from './call.types';
+import type { CallResult, SkipReason, ToolCall } from './call.types';
 
 /** What to do with the rest of a batch after a call that is or may be a write fails. */
 export type WriteFailurePolicy = 'halt' | 'continue';
@@ -14,16 +14,20 @@ export interface ScheduleOptions {
   /** Once aborted, no call starts: the rest are skipped as cancelled. */
   signal: { readonly aborted: boolean };
   run(call: ScheduledCall): Promise<CallResult>;
-  skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause?: ScheduledCall): CallResult;
+  skip(call: ScheduledCall, reason: Exclude<SkipReason, 'duplicate_id'>, cause?: ScheduledCall): CallResult;
 }
 
 /**
  * Cuts the batch into consecutive segments (a maximal run of reads, or a single write) and runs
  * them in order: the reads of a segment concurrently, at most `maxConcurrency` at a time, each
- * write alone. Results come back in the order of the calls, whatever order they finish in.
+ * write alone. Results come back in the order of the calls, whatever order they finish in. Each
+ * lands in `results` as soon as it is known, so a caller that stops waiting still has them.
  */
-export async function runSchedule(calls: readonly ScheduledCall[], options: ScheduleOptions): Promise<CallResult[]> {
-  const results: CallResult[] = new Array(calls.length);
+export async function runSchedule(
+  calls: readonly ScheduledCall[],
+  options: ScheduleOptions,
+  results: CallResult[] = new Array(calls.length),
+): Promise<CallResult[]> {
   let failedWrite: ScheduledCall | undefined;
 
   const skipReason = (): 'halted' | 'cancelled' | undefined =>

@@ -1,27 +1,127 @@
 import { modelMessages } from '../execution/messages';
+import { describeType } from '../execution/echo';
 
-/** Keys that could reach `Object.prototype` through class-transformer or a careless merge. */
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const MAX_INPUT_DEPTH = 32;
+/** Bounds on a tool's input, checked before any parsing work. */
+export interface InputLimits {
+  /** Size of the input as JSON, in UTF-8 bytes (escapes not counted). Default 2,000,000. */
+  maxInputBytes: number;
+  /** Object keys in the whole input. Default 20,000. */
+  maxKeys: number;
+  /** Nesting of objects and arrays; the input object itself is level 1. Default 64. */
+  maxDepth: number;
+  /** Elements of any one array. Default 20,000. */
+  maxArrayLength: number;
+  /** Characters of any one string, keys included. Default 1,000,000. */
+  maxStringLength: number;
+}
 
 /**
- * Checks that the model's input is a JSON object free of prototype-polluting keys and of absurd
- * nesting. Returns the message for the model, or `undefined` when the input may go on.
+ * Far beyond what a model writes in one turn (its output is a few hundred kilobytes at most) or
+ * a real tool takes, yet small enough that validating an input at the limits stays well under a
+ * second. A 17-level tree of objects in arrays (35 levels of JSON nesting) passes.
  */
-export function checkPlainInput(input: unknown): string | undefined {
+export const DEFAULT_INPUT_LIMITS: InputLimits = {
+  maxInputBytes: 2_000_000,
+  maxKeys: 20_000,
+  maxDepth: 64,
+  maxArrayLength: 20_000,
+  maxStringLength: 1_000_000,
+};
+
+/**
+ * The one key refused wherever it is: a careless merge or copy of an input holding it rewrites
+ * the prototype of the target. `constructor` and `prototype` are ordinary keys of JSON data; the
+ * instance stage keeps them on objects that have no prototype to reach.
+ */
+const FORBIDDEN_KEY = '__proto__';
+
+interface Frame {
+  value: object;
+  depth: number;
+  parent: Frame | undefined;
+  key: string | number | undefined;
+}
+
+/**
+ * Checks that the model's input is a JSON object within `limits` and free of `__proto__` keys,
+ * in one pass that stops at the first limit hit: its cost is linear in the input and bounded by
+ * the limits, whatever was sent. Returns the one-line message for the model, or `undefined` when
+ * the input may go on.
+ */
+export function checkPlainInput(input: unknown, limits: InputLimits): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return modelMessages.notAnObject(input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input);
   }
-  const pending: Array<{ value: object; path: string; depth: number }> = [{ value: input, path: '', depth: 1 }];
-  while (pending.length > 0) {
-    const { value, path, depth } = pending.pop()!;
-    if (depth > MAX_INPUT_DEPTH) return modelMessages.tooDeep(MAX_INPUT_DEPTH);
-    for (const key of Object.keys(value)) {
-      const child = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-      if (FORBIDDEN_KEYS.has(key)) return modelMessages.forbiddenKey(child);
-      const next = (value as Record<string, unknown>)[key];
-      if (typeof next === 'object' && next !== null) pending.push({ value: next, path: child, depth: depth + 1 });
+  let bytes = 0;
+  let keys = 0;
+  const pending: Frame[] = [{ value: input, depth: 1, parent: undefined, key: undefined }];
+
+  // Returns a message when `value`, found under `key` of `frame`, breaks a limit; queues objects.
+  const visit = (value: unknown, frame: Frame, key: string | number): string | undefined => {
+    switch (typeof value) {
+      case 'string':
+        if (value.length > limits.maxStringLength) return modelMessages.stringTooLong(pathOf(frame, key), limits.maxStringLength);
+        bytes += Buffer.byteLength(value) + 2;
+        return undefined;
+      case 'number':
+        bytes += String(value).length;
+        return undefined;
+      case 'boolean':
+        bytes += value ? 4 : 5;
+        return undefined;
+      case 'undefined':
+        return undefined;
+      case 'object':
+        if (value === null) {
+          bytes += 4;
+          return undefined;
+        }
+        if (frame.depth >= limits.maxDepth) return modelMessages.tooDeep(limits.maxDepth);
+        pending.push({ value, depth: frame.depth + 1, parent: frame, key });
+        return undefined;
+      default:
+        return modelMessages.notJson(pathOf(frame, key), describeType(value));
     }
+  };
+
+  // Checked after every value, so no more than one string past the limit is ever measured.
+  const overBytes = () => (bytes > limits.maxInputBytes ? modelMessages.tooManyBytes(limits.maxInputBytes) : undefined);
+
+  while (pending.length > 0) {
+    const frame = pending.pop()!;
+    const { value } = frame;
+    let refused: string | undefined;
+    if (Array.isArray(value)) {
+      if (value.length > limits.maxArrayLength) return modelMessages.arrayTooLong(pathOf(frame.parent, frame.key), limits.maxArrayLength);
+      bytes += 2 + Math.max(value.length - 1, 0);
+      for (let i = 0; i < value.length && !refused; i++) refused = visit(value[i], frame, i) ?? overBytes();
+    } else {
+      const own = Object.keys(value);
+      keys += own.length;
+      if (keys > limits.maxKeys) return modelMessages.tooManyKeys(limits.maxKeys);
+      bytes += 2 + Math.max(own.length - 1, 0);
+      for (let i = 0; i < own.length && !refused; i++) {
+        const key = own[i];
+        if (key === FORBIDDEN_KEY) return modelMessages.forbiddenKey(pathOf(frame, key));
+        if (key.length > limits.maxStringLength) return modelMessages.stringTooLong(pathOf(frame, key), limits.maxStringLength);
+        bytes += Buffer.byteLength(key) + 3;
+        refused = visit((value as Record<string, unknown>)[key], frame, key) ?? overBytes();
+      }
+    }
+    refused ??= overBytes();
+    if (refused) return refused;
   }
   return undefined;
+}
+
+/** `items[3].name`: built only for a refusal, by walking up from where it happened. */
+function pathOf(frame: Frame | undefined, key: string | number | undefined): string {
+  const parts: Array<string | number> = key === undefined ? [] : [key];
+  for (let f = frame; f && f.key !== undefined; f = f.parent) parts.push(f.key);
+  let path = '';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i];
+    path += typeof part === 'number' ? `[${part}]` : path ? `.${part}` : part;
+  }
+  return path || '(the input)';
 }

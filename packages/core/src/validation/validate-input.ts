@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
-import { checkPlainInput } from './plain-input';
+import { checkPlainInput, type InputLimits } from './plain-input';
 import { describeValidationErrors } from './describe-errors';
 import { modelMessages } from '../execution/messages';
 
@@ -23,8 +23,9 @@ export async function validateInput(
   inputClass: new () => object,
   toolName: string,
   schema: unknown,
+  limits: InputLimits,
 ): Promise<InputCheck> {
-  const refused = checkPlainInput(input);
+  const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
   const instance = plainToInstance(inputClass, input as object);
   const errors = await validate(instance, VALIDATOR_OPTIONS);

@@ -155,8 +155,7 @@ describe('each failure is an is_error result the model can act on', () => {
 
   it.each([
     ['{"__proto__": {"polluted": true}}', '__proto__'],
-    ['{"value": {"constructor": {"prototype": {"polluted": true}}}}', 'value.constructor'],
-    ['{"value": [{"a": {"prototype": 1}}]}', 'value[0].a.prototype'],
+    ['{"value": {"a": [{"__proto__": {"polluted": true}}]}}', 'value.a[0].__proto__'],
   ])('refuses %s and leaves Object.prototype untouched', async (json, path) => {
     const { run, tools } = shop();
     const result = await run('echo', JSON.parse(json));
@@ -171,7 +170,7 @@ describe('each failure is an is_error result the model can act on', () => {
     let value: unknown = 1;
     for (let i = 0; i < 200; i++) value = { value };
     const result = await run('echo', { value });
-    expect(result).toMatchObject({ is_error: true, content: 'Invalid input: nested deeper than 32 levels.' });
+    expect(result).toMatchObject({ is_error: true, content: 'Invalid input: nested deeper than 64 levels.' });
   });
 
   it('guard refusal says "not allowed" with the tool name and nothing of the rule', async () => {

@@ -3,6 +3,9 @@ import type { ToolResultBlockParam, ContentBlockParam } from '@anthropic-ai/sdk/
 import type { CallOutcome, WriteFailurePolicy } from '@toolwright/core';
 import {
   GUARDED_TOOLS,
+  HOSTILE,
+  HUGE,
+  IMAGES_RETURNED,
   KEY_PATTERN,
   LONG_RESULT,
   Lab,
@@ -14,6 +17,7 @@ import {
   labContainer,
   type Behaviour,
   type GuardPlan,
+  type Hostile,
 } from './lab';
 
 export interface CallSpec {
@@ -35,6 +39,10 @@ export interface Batch {
   defaultPolicy?: WriteFailurePolicy;
   policy?: WriteFailurePolicy;
   abort?: AbortTrigger;
+  /** The application's logger throws on every line. */
+  loggerThrows?: boolean;
+  /** Every onEvent listener throws. */
+  onEventThrows?: boolean;
 }
 
 const KNOWN = ['read_a', 'read_b', 'write_a', 'write_b'] as const;
@@ -62,7 +70,6 @@ const invalidInput: fc.Arbitrary<unknown> = fc.oneof(
     () => JSON.parse('{"__proto__":{"polluted":"yes"}}'),
     () => JSON.parse('{"key":"k1","meta":{"__proto__":{"polluted":"yes"}}}'),
     () => JSON.parse('{"key":"k1","list":[{"__proto__":{"polluted":"yes"}}]}'),
-    () => JSON.parse('{"key":"k1","constructor":{"prototype":{"polluted":"yes"}}}'),
     () => ({ key: 'k'.repeat(100_000) }),
     () => ({ key: 'k1', note: 'x'.repeat(100_000) }),
     () => ({ key: nested(40) }),
@@ -97,6 +104,7 @@ const behaviour: fc.Arbitrary<Behaviour> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('unserializable' as const), ms, what: fc.constantFrom('circular', 'bigint', 'function', 'throwing_toJSON' as const) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'hang' as const }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('hostile' as const), ms, sync: fc.boolean(), what: fc.constantFrom(...HOSTILE) }) },
 );
 
 const guard: fc.Arbitrary<GuardPlan> = fc.oneof(
@@ -150,6 +158,8 @@ export function batches(options: { minConcurrency?: number; withBarriers?: boole
             fc.record({ at: fc.constant('call_start' as const), n: fc.integer({ min: 1, max: 20 }) }),
           )
         : fc.constant(undefined),
+      loggerThrows: fc.boolean(),
+      onEventThrows: fc.boolean(),
     },
     { requiredKeys: ['calls', 'defaultConcurrency'] },
   );
@@ -210,6 +220,8 @@ export async function runBatch(batch: Batch): Promise<BatchRun> {
   if (batch.abort?.at === 'before') lab.abort();
   if (batch.abort?.at === 'time') setTimeout(() => lab.abort(), batch.abort.ms);
   if (batch.abort?.at === 'call_start') lab.abortOnCallStart = batch.abort.n;
+  lab.loggerThrows = batch.loggerThrows ?? false;
+  lab.onEventThrows = batch.onEventThrows ?? false;
 
   const { value: results, settledAt } = await drive(
     container.execute(content, {
@@ -302,8 +314,33 @@ function expectedAnswer(call: CallSpec): { outcome: CallOutcome; content?: ToolR
       return internal(call.name);
     case 'hang':
       return timeout;
+    case 'hostile':
+      return hostileAnswer(call.name, b.what);
     case 'barrier':
     case 'abort_batch':
       throw new Error(`the reference model does not cover ${b.kind}`);
+  }
+}
+
+const cut = (text: string) => `${text.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${text.length - MAX_RESULT_CHARS} more characters not shown]`;
+
+function hostileAnswer(name: string, what: Hostile): { outcome: CallOutcome; content?: ToolResultBlockParam['content'] } {
+  switch (what) {
+    case 'tool_error_huge':
+      return { outcome: 'tool_error', content: cut(HUGE) };
+    case 'return_huge':
+      return { outcome: 'ok', content: cut(HUGE) };
+    case 'return_images': {
+      const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'AAAA' } };
+      return {
+        outcome: 'ok',
+        content: [
+          ...Array.from({ length: 20 }, () => image),
+          { type: 'text', text: `[${IMAGES_RETURNED - 20} more images or documents not shown: at most 20 per result]` },
+        ],
+      };
+    }
+    default:
+      return internal(name);
   }
 }

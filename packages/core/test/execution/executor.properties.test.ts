@@ -11,7 +11,8 @@ import {
   type Batch,
 } from './arbitraries';
 
-// The guarantees of issue 3, each checked on 1,000 random batches. Time is jest's fake clock:
+// The guarantees of issues 3 and 12, each checked on 1,000 random batches (hostile tools, loggers and
+// listeners included, see arbitraries.ts). Time is jest's fake clock:
 // tools "take" 0–3 ms and time out after 10 ms without any real waiting, and the lab records
 // instants on a monotonic counter, so every check is exact and none depends on machine speed.
 
@@ -186,6 +187,25 @@ describe('executor guarantees (property tests)', () => {
             trace && mayWrite(call.name) ? 'Cancelled while running; whether this write took effect is unknown.' : 'Cancelled.',
           );
         });
+      }),
+      RUNS,
+    );
+  });
+
+  it('8. whatever a tool throws or returns, every call gets exactly one result, in order, and a completed write is reported ok', async () => {
+    // The batches mix in hostile tools (Proxies whose every trap throws, throwing getters, fake
+    // ToolErrors, malformed blocks, megabyte strings), a logger and listeners that throw.
+    await fc.assert(
+      fc.asyncProperty(batches(), async (batch) => {
+        const { lab, results, outcomes } = await runBatch(batch);
+        expect(results.map((r) => r.tool_use_id)).toEqual(batch.calls.map((_, i) => idOf(i)));
+        batch.calls.forEach((call, i) => {
+          if (!lab.traces.get(idOf(i))?.completed) return;
+          expect(outcomes[i]).toBe('ok');
+          expect(results[i].is_error).toBeUndefined();
+        });
+        const sent = JSON.stringify(results);
+        expect(sent.length).toBeLessThanOrEqual(2 + batch.calls.length * 3_000);
       }),
       RUNS,
     );

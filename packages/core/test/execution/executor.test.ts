@@ -3,7 +3,7 @@ import { IsString } from 'class-validator';
 import type { ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { Param, Tool, ToolContainer, defineToolManifest, type ToolEvent } from '@toolwright/core';
 import { runSchedule, type ScheduledCall } from '../../src/execution/schedule';
-import { answer } from '../../src/execution/call.types';
+import { answer, type CallResult } from '../../src/execution/call.types';
 import {
   Lab,
   ReadTools,
@@ -473,7 +473,7 @@ describe('user code that throws during validation', () => {
       okResult('r'),
       okResult('w'),
     ]);
-    expect(lab.logged).toEqual([{ level: 'error', message: 'toolwright: tool trimmed (bad) failed:' }]);
+    expect(lab.logged).toEqual([{ level: 'error', message: 'toolwright: tool trimmed (bad) failed during validation:' }]);
   });
 });
 
@@ -492,6 +492,16 @@ describe('runSchedule with options no container would pass', () => {
   it.each([NaN, 0, -2, 1.5])('maxConcurrency %p still runs and answers every call', async (maxConcurrency) => {
     const results = await runSchedule(calls, { ...options, maxConcurrency, onWriteFailure: 'continue' });
     expect(results.map((r) => r.result.content)).toEqual(['w', 'r1', 'r2']);
+  });
+
+  it('each result lands in the caller’s array as soon as it is known: a failure after it cannot take it away', async () => {
+    const results: CallResult[] = new Array(calls.length);
+    const run = async (call: ScheduledCall) => {
+      if (call.id === 'r2') throw new Error('escaped the call');
+      return answer(call, 'ok', call.id);
+    };
+    await expect(runSchedule(calls, { ...options, run, maxConcurrency: 1, onWriteFailure: 'continue' }, results)).rejects.toThrow('escaped the call');
+    expect(results.map((r) => r?.result.content)).toEqual(['w', 'r1', undefined]);
   });
 
   it("an onWriteFailure that is neither 'halt' nor 'continue' halts: the safe side", async () => {

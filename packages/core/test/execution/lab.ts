@@ -27,7 +27,39 @@ export type Behaviour =
   /** Waits until the latch of its segment opens: proof that reads of one segment overlap. */
   | { kind: 'barrier'; segment: number }
   /** Aborts the batch's signal from inside its own synchronous part, then waits. */
-  | { kind: 'abort_batch'; ms: number };
+  | { kind: 'abort_batch'; ms: number }
+  /** Throws or returns something built to break whoever inspects it. */
+  | { kind: 'hostile'; ms: number; sync: boolean; what: Hostile };
+
+/** Values whose inspection throws, that only look like a ToolError, or that are far too big. */
+export type Hostile =
+  | 'throw_proxy'
+  | 'throw_revoked_proxy'
+  | 'throw_content_getter'
+  | 'throw_fake_tool_error'
+  | 'throw_to_primitive'
+  | 'tool_error_huge'
+  | 'tool_error_malformed'
+  | 'return_proxy'
+  | 'return_getter'
+  | 'return_malformed_blocks'
+  | 'return_huge'
+  | 'return_images';
+
+export const HOSTILE: readonly Hostile[] = [
+  'throw_proxy',
+  'throw_revoked_proxy',
+  'throw_content_getter',
+  'throw_fake_tool_error',
+  'throw_to_primitive',
+  'tool_error_huge',
+  'tool_error_malformed',
+  'return_proxy',
+  'return_getter',
+  'return_malformed_blocks',
+  'return_huge',
+  'return_images',
+];
 
 export type OkValue = 'string' | 'object' | 'undefined' | 'blocks' | 'long';
 export type Thrown = 'error' | 'undefined' | 'null' | 'string' | 'number' | 'object' | 'error_like';
@@ -47,6 +79,8 @@ export interface Trace {
   sawAbort: boolean;
   /** The method received something other than a validated key: the boundary leaked. */
   receivedInvalid: boolean;
+  /** The method returned a value a model can be sent: the call's work is done. */
+  completed?: boolean;
 }
 
 interface Latch {
@@ -63,6 +97,9 @@ export const TOOL_TIMEOUT_MS = 10;
 export const BARRIER_TIMEOUT_MS = 60_000;
 export const MAX_RESULT_CHARS = 100;
 export const LONG_RESULT = 'x'.repeat(300);
+/** One megabyte, built once: hostile sizes without the cost of building them per call. */
+export const HUGE = 'h'.repeat(1_000_000);
+export const IMAGES_RETURNED = 25;
 
 export class Lab {
   private seq = 0;
@@ -78,16 +115,26 @@ export class Lab {
   abortedAt?: { seq: number; now: number };
   /** Abort the batch when the n-th call_start event (1-based) is emitted. */
   abortOnCallStart?: number;
+  /** The logger records, then throws, as a logger whose transport is down. */
+  loggerThrows = false;
+  /** The listener records, then throws. */
+  onEventThrows = false;
 
   readonly logger: ToolLogger = {
-    error: (message) => void this.logged.push({ level: 'error', message }),
-    warn: (message) => void this.logged.push({ level: 'warn', message }),
+    error: (message, ...details) => this.log('error', message, details),
+    warn: (message, ...details) => this.log('warn', message, details),
   };
 
   readonly onEvent = (event: ToolEvent) => {
     this.events.push({ seq: this.tick(), event });
     if (event.type === 'call_start' && this.countEvents('call_start') === this.abortOnCallStart) this.abort();
+    if (this.onEventThrows) throw new Error('dashboard is down');
   };
+
+  private log(level: 'error' | 'warn', message: string, details: unknown[]): void {
+    this.logged.push({ level, message });
+    if (this.loggerThrows) throw new Error(`cannot log ${details.length} details: disk full`);
+  }
 
   tick(): number {
     return ++this.seq;
@@ -148,11 +195,15 @@ export class Lab {
       this.finish(trace, effect);
       return value;
     };
+    const completed = <T>(value: T): T => {
+      trace.completed = true;
+      return done(value);
+    };
     const behaviour = this.plan(ctx).behaviour;
     switch (behaviour.kind) {
       case 'ok':
-        if (behaviour.sync) return done(okValue(behaviour.value));
-        return sleep(behaviour.ms, ctx.signal).then(() => done(okValue(behaviour.value)));
+        if (behaviour.sync) return completed(okValue(behaviour.value));
+        return sleep(behaviour.ms, ctx.signal).then(() => completed(okValue(behaviour.value)));
       case 'tool_error':
         if (behaviour.sync) throw done(toolError(behaviour.blocks));
         return sleep(behaviour.ms, ctx.signal).then(() => Promise.reject(done(toolError(behaviour.blocks))));
@@ -168,6 +219,24 @@ export class Lab {
       case 'abort_batch':
         this.abort();
         return sleep(behaviour.ms, ctx.signal).then(() => done('finished anyway'));
+      case 'hostile': {
+        const act = () => {
+          const value = hostile(behaviour.what);
+          if (behaviour.what.startsWith('return_')) return value;
+          throw value;
+        };
+        const settle = () => {
+          try {
+            const value = act();
+            return behaviour.what === 'return_huge' || behaviour.what === 'return_images' ? completed(value) : done(value);
+          } catch (error) {
+            done(undefined);
+            throw error;
+          }
+        };
+        if (behaviour.sync) return settle();
+        return sleep(behaviour.ms, ctx.signal).then(settle);
+      }
     }
   }
 
@@ -260,6 +329,70 @@ function thrown(kind: Thrown): unknown {
       return { code: 'E_WEIRD' };
     case 'error_like':
       return { name: 'ToolError', message: 'looks like a ToolError, is not one', content: 'pretend' };
+  }
+}
+
+/** A Proxy every one of whose traps throws: `instanceof`, property reads, `Array.isArray` on the revoked one. */
+function trap(revoked: boolean): object {
+  const explode = () => {
+    throw new Error('a trap went off');
+  };
+  const handler: ProxyHandler<object> = {
+    get: explode,
+    has: explode,
+    ownKeys: explode,
+    getPrototypeOf: explode,
+    getOwnPropertyDescriptor: explode,
+    apply: explode,
+  };
+  if (!revoked) return new Proxy({}, handler);
+  const { proxy, revoke } = Proxy.revocable([], handler);
+  revoke();
+  return proxy;
+}
+
+function hostile(what: Hostile): unknown {
+  switch (what) {
+    case 'throw_proxy':
+    case 'return_proxy':
+      return trap(false);
+    case 'throw_revoked_proxy':
+      return trap(true);
+    case 'throw_content_getter':
+      return Object.create(ToolError.prototype, {
+        content: {
+          get() {
+            throw new Error('content is not readable');
+          },
+        },
+      });
+    case 'throw_fake_tool_error':
+      return Object.assign(Object.create(ToolError.prototype), { name: 'ToolError', message: 'fake', content: 'pretend' });
+    case 'throw_to_primitive':
+      return {
+        toString() {
+          throw new Error('no string');
+        },
+        [Symbol.toPrimitive]() {
+          throw new Error('no primitive');
+        },
+      };
+    case 'tool_error_huge':
+      return new ToolError(HUGE);
+    case 'tool_error_malformed':
+      return new ToolError([{ type: 'text', text: 42 }] as never);
+    case 'return_getter':
+      return {
+        get status() {
+          throw new Error('getter exploded');
+        },
+      };
+    case 'return_malformed_blocks':
+      return [{ type: 'image', source: 'not a source' }];
+    case 'return_huge':
+      return HUGE;
+    case 'return_images':
+      return Array.from({ length: IMAGES_RETURNED }, () => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }));
   }
 }
 
