@@ -27,7 +27,7 @@ describe('Claude API features from @Tool options', () => {
 
   it('refuses a caller the API does not know', () => {
     expect(result.diagnostics).toContainEqual(
-      expect.objectContaining({ file, line: 28, column: 3, severity: 'error', path: 'FeatureTools.listarPedidos', message: expect.stringContaining("@Tool callers must be a non-empty list of 'direct', 'code_execution_20250825'") }),
+      expect.objectContaining({ file, line: 29, column: 3, severity: 'error', path: 'FeatureTools.listarPedidos', message: expect.stringContaining("@Tool callers must be a non-empty list of 'direct', 'code_execution_20250825'") }),
     );
   });
 });

@@ -25,6 +25,7 @@ export class FeatureTools {
    * Lists the orders of a customer. Only code running in code execution calls it. It returns numbers only.
    * @param cliente The customer id, like c-1.
    */
+  // @ts-expect-error: a caller the API does not know, which tools-codegen reports
   @Tool({ name: 'listar_pedidos', effect: 'read', callers: ['code_execution'] })
   listarPedidos(@Param() cliente: string) {
     return [cliente];
