@@ -9,7 +9,6 @@ import type {
 import { consoleLogger, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
-import type { ToolEffect } from './decorators/tool-options';
 import { checkPositiveInteger } from './execution/check-options';
 import { invokeTool } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
@@ -22,6 +21,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
   /** Per-call limit when `@Tool` sets none. Default 30,000 ms. */
@@ -170,7 +170,7 @@ export class ToolContainer<TAuth = unknown> {
 
   /** The declared effect of the tool `name`; `undefined` for an unknown tool, which `execute` schedules as a write. */
   effectOf(name: string): ToolEffect | undefined {
-    return this.tools.get(name)?.effect;
+    return this.toolNamed(name)?.effect;
   }
 
   /** How `execute` schedules a batch when its options say nothing: the loops start reads one by one with the same bound. */

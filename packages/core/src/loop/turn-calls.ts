@@ -209,7 +209,7 @@ export class TurnCalls {
           } else if (event.type === 'call_end') {
             outcomes.set(call.block.id, event.outcome);
           } else {
-            outcomes.set(call.block.id, event.reason === 'halted' ? 'not_executed' : 'cancelled');
+            outcomes.set(call.block.id, event.reason === 'cancelled' ? 'cancelled' : 'not_executed');
           }
         },
       },
