@@ -1,6 +1,10 @@
-// Dispatch cost per call of the lesson's `buscar_pedido`: a bare method call, the raw
-// class-validator floor, `ToolContainer.execute`, and the Anthropic SDK's zod tool path.
+// Dispatch cost per call of the lesson's `buscar_pedido`: a bare method call, the validation
+// pipeline before (class-transformer + class-validator) and after (limits → schema check →
+// instance → class-validator), `ToolContainer.execute`, and the Anthropic SDK's zod tool path.
+// Then the cold start of the schema check: compiled on a tool's first call, or at build time.
 import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
 import * as z from 'zod';
@@ -9,14 +13,18 @@ import { runRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import type { BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta';
 import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
+import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../packages/core/dist/validation/plain-input';
+import { validateInput } from '../../packages/core/dist/validation/validate-input';
 import {
   BUSCAR_PEDIDO_DESCRIPTION,
-  BuscarPedidoInput,
+  BuscarPedidoInputBefore,
   NUMERO_DESCRIPTION,
   NUMERO_PATTERN,
   OrderLookupTools,
   orderLookupManifest,
 } from './fixtures/order-lookup.tools';
+import { runNode } from './lib/child';
+import { PROBES_DIR, WORK_DIR } from './lib/paths';
 import { median, timeMs } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
 
@@ -61,15 +69,30 @@ const runZodTool = async (input: Input) => {
   return { type: 'tool_result', tool_use_id: 'toolu_bench', content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
 };
 
+const entry = orderLookupManifest.entries[0];
+const contract = { name: entry.definition.name, definition: entry.definition, inputClass: entry.inputClass, instancePlan: entry.instancePlan };
+
 const OURS = 'ToolContainer.execute';
+const BEFORE = 'before: limits + class-transformer plainToInstance + class-validator validate';
+const AFTER = 'after: validateInput (limits → schema check → instance → class-validator)';
 const paths: DispatchPath[] = [
   { label: 'bare method call (floor)', call: (input) => tools.buscarPedido(input.numero) },
   {
-    label: 'class-validator plainToInstance + validate (validation floor)',
+    // The pipeline validateInput ran before the schema check, on the class tools-codegen emitted then.
+    label: BEFORE,
     call: async (input) => {
-      const instance = plainToInstance(BuscarPedidoInput, input);
+      const refused = checkPlainInput(input, DEFAULT_INPUT_LIMITS);
+      if (refused) return refused;
+      const instance = plainToInstance(BuscarPedidoInputBefore, input);
       const errors = await validate(instance, VALIDATOR_OPTIONS);
       return errors.length === 0 ? tools.buscarPedido(instance.numero) : errors;
+    },
+  },
+  {
+    label: AFTER,
+    call: async (input) => {
+      const checked = await validateInput(input, contract, DEFAULT_INPUT_LIMITS);
+      return checked.ok ? tools.buscarPedido((checked.value as { numero: string }).numero) : checked.message;
     },
   },
   { label: OURS, call: async (input) => (await container.execute([toolUse(input)]))[0] },
@@ -109,16 +132,44 @@ async function errorTexts(): Promise<Array<{ label: string; text: string }>> {
   ];
 }
 
+const COLD_ROUNDS = isCi ? 1 : 7;
+
+/**
+ * The schema check's cold start in fresh processes: compiled lazily on a tool's first call (what
+ * core does), or compiled at build time into a module (Ajv standalone) that is only required.
+ */
+async function coldStart(): Promise<{ lazyFirst: number; lazyNext: number; standalone: number }> {
+  const dir = join(WORK_DIR, 'schema-check');
+  mkdirSync(dir, { recursive: true });
+  const schemaFile = join(dir, 'schema.json');
+  writeFileSync(schemaFile, JSON.stringify(entry.definition.input_schema));
+  const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
+  const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, formats: require('ajv/dist/compile/codegen')._`require("ajv-formats/dist/formats").fullFormats` } });
+  addFormats(ajv, { mode: 'full' });
+  const validatorFile = join(dir, 'validator.js');
+  writeFileSync(validatorFile, standaloneCode(ajv, ajv.compile(entry.definition.input_schema)));
+  const lazy: Array<{ firstCallMs: number; secondToolMs: number }> = [];
+  const standalone: number[] = [];
+  for (let round = 1; round <= COLD_ROUNDS; round++) {
+    progress(`dispatch: schema check cold start ${round}/${COLD_ROUNDS}`);
+    lazy.push(JSON.parse((await runNode([join(PROBES_DIR, 'schema-check-probe.js'), 'lazy', schemaFile])).stdout));
+    standalone.push(JSON.parse((await runNode([join(PROBES_DIR, 'schema-check-probe.js'), 'standalone', validatorFile], { cwd: WORK_DIR })).stdout).firstCallMs);
+  }
+  return { lazyFirst: median(lazy.map((r) => r.firstCallMs)), lazyNext: median(lazy.map((r) => r.secondToolMs)), standalone: median(standalone) };
+}
+
 async function main(): Promise<void> {
   const perCall = await measure();
-  const ours = perCall.get(OURS)!;
+  const before = perCall.get(BEFORE)!;
   const rows = paths.map((path) => {
     const { valid, invalid } = perCall.get(path.label)!;
-    return [path.label, fixed(valid, 2), fixed(invalid, 2), ratio(ours.valid, valid), ratio(ours.invalid, invalid)];
+    return [path.label, fixed(valid, 2), fixed(invalid, 2), ratio(valid, before.valid), ratio(invalid, before.invalid)];
   });
-  const floor = perCall.get(paths[1].label)!;
-  const withinGoal = ours.valid <= 2 * floor.valid && ours.invalid <= 2 * floor.invalid;
+  const after = perCall.get(AFTER)!;
   const texts = await errorTexts();
+  const cold = await coldStart();
 
   writeSection(
     'dispatch',
@@ -128,10 +179,17 @@ async function main(): Promise<void> {
       `The lesson's \`buscar_pedido\` (pattern \`${NUMERO_PATTERN.source}\`, no I/O), ${CALLS.toLocaleString('en-US')} sequential calls per round, ` +
         `median of ${ROUNDS} interleaved rounds. Valid input \`${JSON.stringify(VALID)}\`, invalid \`${JSON.stringify(INVALID)}\`.`,
       '',
-      markdownTable(['path', 'valid µs/call', 'invalid µs/call', 'ours ÷ this (valid)', 'ours ÷ this (invalid)'], rows),
+      markdownTable(['path', 'valid µs/call', 'invalid µs/call', 'this ÷ before (valid)', 'this ÷ before (invalid)'], rows),
       '',
-      `Goal, ours within 2× of the class-validator floor: **${withinGoal ? 'met' : 'not met'}** ` +
-        `(${ratio(ours.valid, floor.valid)} valid, ${ratio(ours.invalid, floor.invalid)} invalid).`,
+      `The validation pipeline after ÷ before: **${ratio(after.valid, before.valid)}** valid, **${ratio(after.invalid, before.invalid)}** invalid.`,
+      '',
+      `Cold start of the schema check (fresh processes, median of ${COLD_ROUNDS}):`,
+      '',
+      markdownTable(['how the check is compiled', 'first call ms', '÷ build time'], [
+        ['at run time, on the first call (loads Ajv + ajv-formats, compiles)', fixed(cold.lazyFirst, 2), ratio(cold.lazyFirst, cold.standalone)],
+        ['at run time, first call of a second tool (Ajv loaded)', fixed(cold.lazyNext, 2), ratio(cold.lazyNext, cold.standalone)],
+        ['at build time (Ajv standalone module, required)', fixed(cold.standalone, 2), ratio(cold.standalone, cold.standalone)],
+      ]),
       '',
       'Error text the model receives for the invalid input:',
       '',

@@ -23,7 +23,7 @@ describe('bad fixture: every problem of a run, reported together', () => {
       at(66, 3, 'error', 'BadTools.undocumented', 'tool name "has space" does not match /^[a-zA-Z0-9_-]{1,128}$/'),
       at(67, 3, 'error', 'BadTools.undocumented', 'the tool has no description'),
       at(67, 16, 'warning', 'BadTools.undocumented → x', 'parameter has no description; add "@param x'),
-      at(71, 6, 'error', 'BadTools.first', '@example does not satisfy the input schema: /count must be number'),
+      at(71, 6, 'error', 'BadTools.first', '@example does not satisfy the input schema: count: must be number. Got: "three"'),
       at(74, 3, 'warning', 'BadTools.first', 'the description has 1 sentence; write at least 3'),
       at(74, 9, 'warning', 'BadTools.first → count', 'parameter has no description'),
       at(82, 3, 'error', 'BadTools.second', 'tool name "duplicate" is already used by BadTools.first'),

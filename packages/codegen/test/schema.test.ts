@@ -194,11 +194,22 @@ describe('catalog fixture: what reaches the definitions', () => {
     expect(p.name).toEqual({ type: 'string', description: 'Product name as shown in the shop.', minLength: 3, maxLength: 80 });
     expect(p.sku).toEqual({ type: 'string', description: 'Stock keeping unit, like ABC-1234.', pattern: '^[A-Z]{3}-\\d{4}$' });
     expect(p.quantity).toEqual({ type: 'integer', description: 'Units in stock.', minimum: 0, maximum: 10000 });
-    expect(p.contact).toEqual({ type: 'string', description: 'Contact e-mail of the supplier.', format: 'email' });
-    expect(p.homepage).toEqual({ type: 'string', description: 'Product page, with https://.', format: 'uri' });
-    expect(p.supplierId).toEqual({ type: 'string', description: "Supplier's identifier of the product.", format: 'uuid' });
-    expect(p.releasedAt).toEqual({ type: 'string', description: 'When the product was released, ISO 8601.', format: 'date-time' });
-    expect(p.onSaleAt).toEqual({ type: 'string', description: 'When the product goes on sale, ISO 8601.', format: 'date-time' });
+    // @IsEmail and @IsUrl check more than `format` says: the rule is stated in words.
+    expect(p.contact).toEqual({
+      type: 'string', format: 'email',
+      description: 'Contact e-mail of the supplier. Also: an e-mail address whose local part has at most 64 bytes and whose domain has at most 254 and a top-level domain.',
+    });
+    expect(p.homepage).toEqual({
+      type: 'string', format: 'uri',
+      description: 'Product page, with https://. Also: a web URL: scheme http, https, ftp; a host name with a top-level domain (not localhost) or an IP address; no underscore in the host; at most 2084 characters.',
+    });
+    // @IsUUID and @IsDateString become class-validator's own regexes beside the format: both sides accept the same.
+    expect(p.supplierId).toMatchObject({ type: 'string', description: "Supplier's identifier of the product.", format: 'uuid' });
+    expect(new RegExp(p.supplierId.pattern as string, 'u').test('3f1c1a2e-8d4b-4c1e-9f2a-1b2c3d4e5f60')).toBe(true);
+    expect(new RegExp(p.supplierId.pattern as string, 'u').test('3f1c1a2e-8d4b-0c1e-9f2a-1b2c3d4e5f60')).toBe(false);
+    expect(p.releasedAt).toMatchObject({ type: 'string', description: 'When the product was released, ISO 8601.', format: 'date-time' });
+    expect(new RegExp(p.releasedAt.pattern as string, 'u').test('2016-12-31T23:59:60Z')).toBe(false);
+    expect(p.onSaleAt).toMatchObject({ type: 'string', description: 'When the product goes on sale, ISO 8601.', format: 'date-time', pattern: p.releasedAt.pattern });
     expect(p.colour).toEqual({ type: 'string', description: 'Colour of the product.', enum: ['red', 'green', 'blue'] });
     expect(p.warehouse).toEqual({ type: 'string', description: 'Where a product is stored.', enum: ['south', 'north'] });
     expect(p.tags).toEqual({

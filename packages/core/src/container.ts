@@ -148,6 +148,8 @@ export class ToolContainer<TAuth = unknown> {
         definition: entry.definition,
         inputClass: entry.inputClass,
         parameters: entry.parameters,
+        inputSchema: entry.inputSchema,
+        instancePlan: entry.instancePlan,
         instance,
         method: entry.method,
         options: decorated.options,

@@ -9,7 +9,9 @@ export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect, ToolAppro
 export { defineToolManifest } from './manifest/define-tool-manifest';
 export { ManifestMismatchError } from './manifest/check-manifest';
 export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
-export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class } from './manifest/manifest.types';
+export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
+
+export { schemaProblems } from './validation/schema-check';
 
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';

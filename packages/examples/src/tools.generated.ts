@@ -2,18 +2,16 @@
 // change the methods, their JSDoc or their input types, then run `tools-codegen` again.
 
 import { defineToolManifest } from '@toolwright/core';
-import { IsString, Matches } from 'class-validator';
+import { Allow } from 'class-validator';
 import { OrdersTools } from './orders/orders.tools';
 
 export class BuscarPedidoInput {
-  @IsString()
-  @Matches(new RegExp('^A-\\d{4}$', 'u'))
+  @Allow()
   numero!: string;
 }
 
 export class CancelarPedidoInput {
-  @IsString()
-  @Matches(new RegExp('^A-\\d{4}$', 'u'))
+  @Allow()
   numero!: string;
 }
 

@@ -1,4 +1,4 @@
-import type { ToolModel } from '../model/tool-model';
+import type { InstancePlanModel, ShapePlanModel, ToolModel } from '../model/tool-model';
 import type { ImportExtension } from '../project/import-extension';
 import { ImportTable, relativeModule } from './import-table';
 import { InputClassWriter } from './input-class-writer';
@@ -17,37 +17,31 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
-  const constants: string[] = [];
   const entries = tools.map((tool) => {
     const provider = imports.use(relativeModule(outFile, tool.provider.file, importExtension), tool.provider.className);
-    let inputClass: string;
-    if (tool.input.kind === 'dto') {
-      inputClass = imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className);
-    } else {
-      const defs = tool.inputSchema.$defs;
-      let root = '{}';
-      if (defs) {
-        root = imports.reserve(`${tool.input.className}Defs`);
-        constants.push(`const ${root} = ${tsLiteral({ $defs: defs })};`);
-      }
-      inputClass = writer.writeClass(tool.input.className, tool.inputSchema, root);
-    }
-    return manifestEntry(tool, provider, inputClass);
+    const classOf = (shape: string) => {
+      const reference = tool.instancePlan.shapes?.[shape]?.class;
+      return reference ? imports.use(relativeModule(outFile, reference.file, importExtension), reference.className) : undefined;
+    };
+    const inputClass = tool.input.kind === 'dto'
+      ? imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className)
+      : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
+    return manifestEntry(tool, provider, inputClass, classOf);
   });
   const sections = [
     GENERATED_HEADER,
     imports.render(),
-    constants.join('\n\n'),
     writer.classSource,
     `export const toolManifest = ${defineToolManifest}([\n${entries.join('\n')}\n]);`,
   ];
   return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
 }
 
-function manifestEntry(tool: ToolModel, provider: string, inputClass: string): string {
+function manifestEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
   const indent = '    ';
   const parameters = tool.parameters.map((p) => tsLiteral(p));
-  return [
+  const fullSchema = JSON.stringify(tool.inputSchema);
+  const lines = [
     '  {',
     `${indent}provider: ${provider},`,
     `${indent}method: ${quote(tool.method)},`,
@@ -55,7 +49,29 @@ function manifestEntry(tool: ToolModel, provider: string, inputClass: string): s
     `${indent}effect: ${quote(tool.effect)},`,
     `${indent}inputClass: ${inputClass},`,
     `${indent}parameters: [${parameters.join(', ')}],`,
-    ...(tool.outputSchema ? [`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`] : []),
-    '  },',
-  ].join('\n');
+  ];
+  // A strict definition states some keywords in words only; the run time checks the schema they came from.
+  if (fullSchema !== JSON.stringify(tool.definition.input_schema)) lines.push(`${indent}inputSchema: ${tsLiteral(JSON.parse(fullSchema), indent)},`);
+  if (hasPlan(tool.instancePlan)) lines.push(`${indent}instancePlan: ${planLiteral(tool.instancePlan, classOf, indent)},`);
+  if (tool.outputSchema) lines.push(`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`);
+  return [...lines, '  },'].join('\n');
+}
+
+function hasPlan(plan: InstancePlanModel): boolean {
+  return plan.properties !== undefined || plan.additional !== undefined || plan.shapes !== undefined;
+}
+
+/** The plan as TypeScript: the JSON literal, with each shape's class as the imported identifier. */
+function planLiteral(plan: InstancePlanModel, classOf: (shape: string) => string | undefined, indent: string): string {
+  const marker = (name: string) => `\u0000class:${name}\u0000`;
+  const shapes = plan.shapes
+    ? Object.fromEntries(Object.entries(plan.shapes).map(([name, shape]) => [name, withClassMarker(name, shape, marker)]))
+    : undefined;
+  const literal = tsLiteral(shapes ? { ...plan, shapes } : plan, indent);
+  return literal.replace(/'\\u0000class:([^'\\]+)\\u0000'/g, (_match, name: string) => classOf(name) ?? 'undefined');
+}
+
+function withClassMarker(name: string, shape: ShapePlanModel, marker: (name: string) => string): Record<string, unknown> {
+  const { class: reference, ...rest } = shape;
+  return reference ? { class: marker(name), ...rest } : rest;
 }

@@ -13,8 +13,10 @@ import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { apiFeatureFields, withKeywords } from './api-features';
+import { InstancePlanner, type ParamPlanSite } from './instance-plan';
+import { foldRuleNotes } from '../validators/rule-notes';
 import { readDecoratorOptions } from './read-options';
-import type { ParameterBinding, ToolDefinition, ToolInput, ToolModel } from './tool-model';
+import type { InstancePlanModel, ParameterBinding, ToolDefinition, ToolInput, ToolModel } from './tool-model';
 
 export interface ModelContext {
   builder: SchemaBuilder;
@@ -46,10 +48,10 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   checkDescription(tool, doc, path, diagnostics);
 
   context.builder.beginRoot(tool.parameters.some((p) => p.kind === 'input'));
-  const input = buildInput(tool, doc, name, path, context);
+  const input = buildInput(tool, doc, name, path, context, new InstancePlanner(diagnostics));
   if (!input) return undefined;
   const defs = context.builder.takeDefs();
-  const inputSchema = orderKeys(defs ? { ...input.schema, $defs: defs } : input.schema);
+  const inputSchema = orderKeys(foldRuleNotes(defs ? { ...input.schema, $defs: defs } : input.schema));
 
   const description = withKeywords(doc);
   const definition: ToolDefinition = { name, description, input_schema: toJson(inputSchema) };
@@ -60,7 +62,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     definition.input_schema = toJson(orderKeys(strict.schema));
     definition.strict = true;
     for (const moved of strict.moved) {
-      diagnostics.warning(tool.toolDecorator, [...path, ...moved.path], `strict tool: ${moved.keywords.join(', ')} cannot be enforced by the API, so the definition states ${moved.keywords.length === 1 ? 'it' : 'them'} in the description; class-validator still checks ${moved.keywords.length === 1 ? 'it' : 'them'} at run time.`);
+      diagnostics.warning(tool.toolDecorator, [...path, ...moved.path], `strict tool: ${moved.keywords.join(', ')} cannot be enforced by the API, so the definition states ${moved.keywords.length === 1 ? 'it' : 'them'} in the description; the run time still checks ${moved.keywords.length === 1 ? 'it' : 'them'} against the full schema.`);
     }
   }
   if (options.cacheControl !== undefined) definition.cache_control = options.cacheControl;
@@ -77,6 +79,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     definition,
     input: input.input,
     parameters: input.parameters,
+    instancePlan: input.instancePlan,
     ...(outputSchema && { outputSchema }),
     location,
   };
@@ -86,9 +89,10 @@ interface BuiltInput {
   schema: JsonSchema;
   input: ToolInput;
   parameters: ParameterBinding[];
+  instancePlan: InstancePlanModel;
 }
 
-function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: string[], context: ModelContext): BuiltInput | undefined {
+function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: string[], context: ModelContext, planner: InstancePlanner): BuiltInput | undefined {
   const { diagnostics } = context;
   const parameters: ParameterBinding[] = [];
   let ok = true;
@@ -108,10 +112,13 @@ function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: 
   if (dtos.length === 1) {
     const dto = buildDtoInput(dtos[0], path, context);
     if (!dto) return undefined;
-    return { ...dto, parameters: tool.parameters.map((p) => (p.kind === 'input' ? { kind: 'input' } : { kind: 'ctx' })) };
+    const declaration = dtos[0].declaration;
+    const instancePlan = planner.root(declaration.getType(), { node: declaration, path: [...path, declaration.getName()] });
+    return { ...dto, instancePlan, parameters: tool.parameters.map((p) => (p.kind === 'input' ? { kind: 'input' } : { kind: 'ctx' })) };
   }
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const planned: ParamPlanSite[] = [];
   for (const parameter of tool.parameters) {
     if (parameter.kind === 'ctx') {
       parameters.push({ kind: 'ctx' });
@@ -124,16 +131,18 @@ function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: 
     }
     properties[property.name] = property.schema;
     if (!property.optional) required.push(property.name);
+    planned.push({ name: property.name, type: parameter.declaration.getType(), site: { node: parameter.declaration, path: [...path, property.name] } });
     parameters.push({ kind: 'param', property: property.name });
   }
   return {
     schema: { type: 'object', properties, required, additionalProperties: false },
     input: { kind: 'params', className: `${pascalCase(toolName)}Input` },
     parameters,
+    instancePlan: planner.params(planned),
   };
 }
 
-function buildDtoInput(parameter: ScannedParameter, path: string[], context: ModelContext): Omit<BuiltInput, 'parameters'> | undefined {
+function buildDtoInput(parameter: ScannedParameter, path: string[], context: ModelContext): Omit<BuiltInput, 'parameters' | 'instancePlan'> | undefined {
   const declaration = parameter.declaration;
   const type = declaration.getType();
   const classDeclaration = type.getSymbol()?.getDeclarations().find(Node.isClassDeclaration);

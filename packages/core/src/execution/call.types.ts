@@ -1,6 +1,6 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect, ToolOptions } from '../decorators/tool-options';
-import type { ParameterBinding } from '../manifest/manifest.types';
+import type { InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 
 /** A tool ready to be called: its manifest entry joined with the provider instance. */
 export interface RegisteredTool {
@@ -9,6 +9,9 @@ export interface RegisteredTool {
   definition: Tool;
   inputClass: new () => object;
   parameters: readonly ParameterBinding[];
+  /** The full schema the input is checked against, when `definition` sends a strict subset. */
+  inputSchema?: Tool.InputSchema;
+  instancePlan?: InstancePlan;
   instance: object;
   method: string;
   options: ToolOptions;

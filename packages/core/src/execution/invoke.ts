@@ -40,7 +40,7 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   try {
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
-    const checked = await validateInput(call.input, tool.inputClass, tool.name, tool.definition.input_schema, env.limits);
+    const checked = await validateInput(call.input, tool, env.limits);
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
     const settled = await runBounded(tool, call, env, checked.value);

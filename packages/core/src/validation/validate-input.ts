@@ -1,7 +1,10 @@
-import { plainToInstance } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
+import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { Class, InstancePlan } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import { describeValidationErrors } from './describe-errors';
+import { schemaCheck } from './schema-check';
+import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
+import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
 import { modelMessages } from '../execution/messages';
 
 const VALIDATOR_OPTIONS: ValidatorOptions = {
@@ -12,23 +15,46 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
   validationError: { target: false },
 };
 
+/** What a tool's input is checked against and built into; the fields of a registered tool. */
+export interface InputContract {
+  name: string;
+  definition: Tool;
+  inputClass: Class;
+  /** The full schema, when the definition sends a strict subset of it. */
+  inputSchema?: Tool.InputSchema;
+  instancePlan?: InstancePlan;
+}
+
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
+const builders = new WeakMap<InputContract, BuildInstance>();
+
 /**
- * The boundary: the model's `input` becomes an instance of the tool's input class, or a message
- * that tells the model which fields to fix. Nothing of the input reaches the tool unchecked.
+ * The boundary, in the order DESIGN.md fixes: size limits, the exact schema check, the instance
+ * built from the types, then the user's class-validator decorators. Nothing of the input reaches
+ * the tool unchecked, and what the schema refuses is refused.
  */
-export async function validateInput(
-  input: unknown,
-  inputClass: new () => object,
-  toolName: string,
-  schema: unknown,
-  limits: InputLimits,
-): Promise<InputCheck> {
+export async function validateInput(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
   const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
-  const instance = plainToInstance(inputClass, input as object);
+  const schema = tool.inputSchema ?? tool.definition.input_schema;
+  const check = schemaCheck(schema);
+  if (!check(input)) {
+    return { ok: false, message: modelMessages.invalidInput(tool.name, describeSchemaErrors(check.errors ?? [], schema, input)) };
+  }
+  let build = builders.get(tool);
+  if (!build) {
+    build = instanceBuilder(tool.inputClass, tool.instancePlan);
+    builders.set(tool, build);
+  }
+  let instance: object;
+  try {
+    instance = build(input as object);
+  } catch (error) {
+    if (!(error instanceof UnconvertibleValue)) throw error;
+    return { ok: false, message: modelMessages.invalidInput(tool.name, [`- ${preview(error.value)} ${error.message}; send another value.`]) };
+  }
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length === 0) return { ok: true, value: instance };
-  return { ok: false, message: modelMessages.invalidInput(toolName, describeValidationErrors(errors, schema)) };
+  return { ok: false, message: modelMessages.invalidInput(tool.name, describeValidationErrors(errors, schema)) };
 }

@@ -38,7 +38,7 @@ describe("the lesson's three scenarios at the container level", () => {
     expect(refused.is_error).toBe(true);
     expect(refused.content).toBe(
       'Invalid input for buscar_pedido:\n' +
-        '- numero: must match /^A-\\d{4}$/ regular expression. Expected: Número do pedido no formato A-1234. Got: "1002"\n' +
+        '- numero: must match /^A-\\d{4}$/. Expected: Número do pedido no formato A-1234. Got: "1002"\n' +
         'Fix the input and try again.',
     );
     expect(tools.calls).toEqual([]);
@@ -127,9 +127,9 @@ describe('each failure is an is_error result the model can act on', () => {
     const lines = (result.content as string).split('\n');
     expect(lines[0]).toBe('Invalid input for place_order:');
     expect(lines).toContain('- coupon: unknown field; remove it');
-    expect(lines).toContain(`- note: must be shorter than or equal to 20 characters. Got: "${'x'.repeat(39)}…`);
+    expect(lines).toContain(`- note: must be at most 20 characters long. Got: "${'x'.repeat(39)}…`);
     expect(lines).toContain(
-      '- items[1].sku: must match /^SKU-\\d+$/ regular expression. Expected: Stock keeping unit, SKU-<digits>. Got: "bad"',
+      '- items[1].sku: must match /^SKU-\\d+$/. Expected: Stock keeping unit, SKU-<digits>. Got: "bad"',
     );
     expect(lines).toContain('- items[1].qty: must not be less than 1. Got: 0');
     expect(lines.at(-1)).toBe('Fix the input and try again.');

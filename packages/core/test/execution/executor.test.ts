@@ -1,5 +1,4 @@
-import { Transform } from 'class-transformer';
-import { IsString } from 'class-validator';
+import { IsString, ValidateBy } from 'class-validator';
 import type { ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { Param, Tool, ToolContainer, defineToolManifest, type ToolEvent } from '@toolwright/core';
 import { runSchedule, type ScheduledCall } from '../../src/execution/schedule';
@@ -428,7 +427,8 @@ describe('onEvent', () => {
 
 describe('user code that throws during validation', () => {
   class TrimmedInput {
-    @Transform(({ value }) => (value as string).trim())
+    // A custom constraint with a bug: it throws on some values instead of refusing them.
+    @ValidateBy({ name: 'known', validator: { validate: (value: unknown) => ({ k1: true } as Record<string, boolean>)[value as string] ?? (null as unknown as { x: boolean }).x } })
     @IsString()
     key!: string;
   }
@@ -459,8 +459,8 @@ describe('user code that throws during validation', () => {
     const { value } = await drive(
       container.execute(
         [
-          { type: 'tool_use', id: 'bad', name: 'trimmed', input: { key: 7 } },
-          { type: 'tool_use', id: 'good', name: 'trimmed', input: { key: ' k1 ' } },
+          { type: 'tool_use', id: 'bad', name: 'trimmed', input: { key: 'k7' } },
+          { type: 'tool_use', id: 'good', name: 'trimmed', input: { key: 'k1' } },
           { type: 'tool_use', id: 'r', name: 'read_a', input: { key: 'k1' } },
           { type: 'tool_use', id: 'w', name: 'write_a', input: { key: 'k1' } },
         ],

@@ -1,0 +1,310 @@
+import { Node, ts, type Decorator, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import type { Diagnostics } from '../lint/diagnostic';
+import { CLASS_TRANSFORMER, CLASS_VALIDATOR, decoratorOrigin } from '../scan/decorator-origin';
+import type { ClassReference, InstancePlanModel, ShapePlanModel, ValuePlanModel } from './tool-model';
+
+/** Where a type is used, for diagnostics. */
+interface Site {
+  node: Node;
+  path: readonly string[];
+}
+
+/** One `@Param` property to plan: its name in the input, its type and where it is declared. */
+export interface ParamPlanSite {
+  name: string;
+  type: Type;
+  site: Site;
+}
+
+/** Decorators that check a string; on a property the method receives as a `Date` or `URL` they always fail. */
+const STRING_CHECKS = new Set(['IsString', 'IsDateString', 'IsISO8601', 'IsUrl', 'IsRFC3339', 'Matches', 'Length', 'MinLength', 'MaxLength', 'IsNotEmpty']);
+/** `@Type(() => Number)` on a `number` says what the type says. */
+const PRIMITIVE_WRAPPERS: Record<string, (type: Type) => boolean> = {
+  Number: (t) => t.isNumber() || t.isNumberLiteral(),
+  String: (t) => t.isString() || t.isStringLiteral(),
+  Boolean: (t) => t.isBoolean() || t.isBooleanLiteral(),
+};
+/** class-transformer decorators the instance builder does not apply. */
+const IGNORED_TRANSFORMER_DECORATORS = new Set(['Transform', 'Expose', 'Exclude', 'TransformPlainToInstance', 'TransformInstanceToPlain']);
+
+/**
+ * Walks the TypeScript types of one tool's input the way the schema does and says what the
+ * checked JSON must become: `Date`s and `URL`s, instances of the DTO classes (nested, in arrays,
+ * recursive), `Record`s on prototype-free objects. The run time follows the plan, so `@Type` is
+ * never needed; where a user's decorator contradicts the type, it is a diagnostic.
+ */
+export class InstancePlanner {
+  private readonly shapes = new Map<string, ShapePlanModel>();
+  private readonly shapeNames = new Map<ts.Type, string>();
+  /** Shapes in progress whose plan may still turn out to be "as sent". */
+  private readonly pending = new Set<ts.Type>();
+  private readonly plain = new Set<ts.Type>();
+
+  constructor(private readonly diagnostics: Diagnostics) {}
+
+  /** The plan of a DTO used as the whole input (`@Input`): its properties, the root is the class itself. */
+  root(type: Type, site: Site): InstancePlanModel {
+    const shape = this.shapeOf(type, site, true);
+    return this.finish(shape);
+  }
+
+  /** The plan of `@Param` properties: one value plan per property of the generated class. */
+  params(properties: readonly ParamPlanSite[]): InstancePlanModel {
+    const planned: Record<string, ValuePlanModel> = {};
+    for (const property of properties) {
+      const plan = this.value(property.type, property.site);
+      if (plan !== 'json') planned[property.name] = plan;
+    }
+    return this.finish(Object.keys(planned).length > 0 ? { properties: planned } : {});
+  }
+
+  /** Types being planned: a type met again inside itself (`type Json = ... | Json[]`) is kept as sent there. */
+  private readonly visiting = new Set<ts.Type>();
+
+  /** A value plan for one type; `'json'` when nothing in it needs converting. */
+  value(type: Type, site: Site): ValuePlanModel {
+    const key = type.compilerType;
+    if (this.visiting.has(key)) return 'json';
+    this.visiting.add(key);
+    try {
+      return this.plan(type, site);
+    } finally {
+      this.visiting.delete(key);
+    }
+  }
+
+  private plan(type: Type, site: Site): ValuePlanModel {
+    const members = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+    if (members.length === 0) return 'json';
+    if (members.length > 1) return this.union(members, type, site);
+    const single = members[0];
+    const library = librarySymbolName(single);
+    if (library === 'Date') return 'date';
+    if (library === 'URL') return 'url';
+    if (single.isTuple()) {
+      const items = single.getTupleElements().map((element, i) => this.value(element, { node: site.node, path: [...site.path, `[${i}]`] }));
+      return items.every((item) => item === 'json') ? 'json' : { tuple: items };
+    }
+    // A primitive with a brand (`string & { __brand: 'Id' }`) travels as the primitive.
+    if (single.isIntersection() && single.getIntersectionTypes().some(isPrimitive)) return 'json';
+    if (single.isArray() || single.isReadonlyArray() || isArrayLike(single)) {
+      const element = single.getArrayElementType() ?? single.getTypeArguments()[0] ?? single.getNumberIndexType();
+      if (!element) return 'json';
+      const items = this.value(element, { node: site.node, path: [...site.path, '[]'] });
+      return items === 'json' ? 'json' : { array: items };
+    }
+    if ((single.isObject() || single.isIntersection()) && !library && single.getCallSignatures().length === 0) {
+      const name = this.shapeName(single, site);
+      return name ? { shape: name } : 'json';
+    }
+    return 'json';
+  }
+
+  /**
+   * A union converts only when one member needs it and no other member arrives as the same JSON
+   * type: `Date | number` is a `Date` when it is text; `Date | string` cannot tell, and says so.
+   */
+  private union(members: Type[], whole: Type, site: Site): ValuePlanModel {
+    const plans = members.map((member) => this.value(member, site));
+    const converting = plans.map((plan, i) => ({ plan, member: members[i] })).filter(({ plan }) => plan !== 'json');
+    if (converting.length === 0) return 'json';
+    const kinds = members.map(jsonKind);
+    const chosen = converting[0];
+    const kind = jsonKind(chosen.member);
+    if (converting.length === 1 && kinds.filter((k) => k === kind || k === 'any').length === 1) return chosen.plan;
+    this.diagnostics.warning(site.node, site.path,
+      `the members of ${whole.getText(site.node)} arrive as the same JSON type, so the run time cannot tell which to build; the method receives the JSON value as sent. Use one type, or tell them apart by JSON type.`);
+    return 'json';
+  }
+
+  /** The name of the shape for an object type, or `undefined` when it is kept as sent. */
+  private shapeName(type: Type, site: Site): string | undefined {
+    const key = type.compilerType;
+    if (this.plain.has(key)) return undefined;
+    const known = this.shapeNames.get(key);
+    if (known) return known;
+    const name = this.reserveName(type);
+    this.shapeNames.set(key, name);
+    this.pending.add(key);
+    const shape = this.shapeOf(type, site, false);
+    this.pending.delete(key);
+    const needed = shape.class !== undefined || shape.additional !== undefined || shape.properties !== undefined;
+    if (!needed) {
+      this.shapeNames.delete(key);
+      this.plain.add(key);
+      return undefined;
+    }
+    this.shapes.set(name, shape);
+    return name;
+  }
+
+  private shapeOf(type: Type, site: Site, isRoot: boolean): ShapePlanModel {
+    const classDeclaration = type.getSymbol()?.getDeclarations().find(Node.isClassDeclaration);
+    const shape: ShapePlanModel = {};
+    if (classDeclaration && !isRoot) {
+      const className = classDeclaration.getName();
+      if (!className || !classDeclaration.isExported()) {
+        this.diagnostics.error(classDeclaration.getNameNode() ?? classDeclaration, site.path,
+          `class ${className ?? '(anonymous)'} is used in a tool input but not exported; export it so the generated module can build its instances.`);
+      } else {
+        shape.class = { className, file: classDeclaration.getSourceFile().getFilePath() } satisfies ClassReference;
+      }
+    }
+    const properties: Record<string, ValuePlanModel> = {};
+    for (const property of type.getProperties()) {
+      const declaration = property.getValueDeclaration() ?? property.getDeclarations()[0];
+      if (declaration && (Node.isMethodDeclaration(declaration) || Node.isMethodSignature(declaration))) continue;
+      if (isSymbolKeyed(property)) continue;
+      const path = [...site.path, property.getName()];
+      const node = declaration ?? site.node;
+      const propertyType = property.getTypeAtLocation(site.node);
+      const plan = this.value(propertyType, { node, path });
+      if (declaration && Node.isPropertyDeclaration(declaration)) this.checkDecorators(declaration.getDecorators(), propertyType, plan, property, { node, path });
+      if (plan !== 'json') properties[property.getName()] = plan;
+    }
+    const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
+    if (indexType) {
+      shape.additional = this.value(indexType, { node: site.node, path: [...site.path, '[key]'] });
+      // Named properties next to an index signature are read as sent unless planned otherwise.
+      for (const property of type.getProperties()) if (!isSymbolKeyed(property)) properties[property.getName()] ??= 'json';
+    }
+    if (Object.keys(properties).length > 0) shape.properties = properties;
+    return shape;
+  }
+
+  /** A user's decorator that contradicts the type is an error; one the builder ignores, a warning. */
+  private checkDecorators(decorators: readonly Decorator[], type: Type, plan: ValuePlanModel, property: MorphSymbol, site: Site): void {
+    const typeText = type.getText(site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+    const converted = plan === 'date' ? 'Date' : plan === 'url' ? 'URL' : undefined;
+    let validatesNested = false;
+    for (const decorator of decorators) {
+      const origin = decoratorOrigin(decorator);
+      if (!origin) continue;
+      const source = `@${origin.name}()`;
+      if (origin.packageName === CLASS_TRANSFORMER) {
+        if (origin.name === 'Type') this.checkTypeDecorator(decorator, type, typeText, site);
+        else if (IGNORED_TRANSFORMER_DECORATORS.has(origin.name)) {
+          this.diagnostics.warning(decorator, site.path, `${source} is not applied: toolwright builds the instance from the TypeScript types, and the method receives the checked JSON value; move the transformation into the method.`);
+        }
+        continue;
+      }
+      if (origin.packageName !== CLASS_VALIDATOR) continue;
+      if (origin.name === 'ValidateNested') {
+        validatesNested = true;
+        if (!isObjectPlan(plan) && !hasObjectMember(type)) {
+          this.diagnostics.error(decorator, site.path, `${source} on ${property.getName()}: ${typeText} is not an object, so there is nothing nested to validate; remove it or type the property as a class.`);
+        }
+      }
+      if (converted && STRING_CHECKS.has(origin.name)) {
+        this.diagnostics.error(decorator, site.path,
+          `${source} checks text, but the method receives ${property.getName()} as a ${converted} built from the ${converted === 'Date' ? 'RFC 3339 date-time' : 'URI'} the schema checks; ${converted === 'Date' ? 'use @IsDate()' : 'use @IsInstance(URL)'} or remove it.`);
+      }
+    }
+    if (!validatesNested && holdsClass(plan, this.shapes, this.pending, this.shapeNames)) {
+      this.diagnostics.warning(site.node, site.path,
+        `${typeText} is a class whose class-validator decorators only run with @ValidateNested(); add it (the schema check covers what the schema states, not custom constraints).`);
+    }
+  }
+
+  /** `@Type(() => X)`: class-transformer's own hint must name the class the type says. */
+  private checkTypeDecorator(decorator: Decorator, type: Type, typeText: string, site: Site): void {
+    const factory = decorator.getArguments()[0];
+    const body = factory && (Node.isArrowFunction(factory) || Node.isFunctionExpression(factory)) ? factory.getBody() : undefined;
+    const expression = body && Node.isExpression(body) && !Node.isBlock(body) ? body : undefined;
+    const symbol = expression?.getSymbol();
+    const named = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
+    if (!named) return;
+    const wrapper = PRIMITIVE_WRAPPERS[named.getName()];
+    if (wrapper && (type.isUnion() ? type.getUnionTypes() : [type]).some(wrapper)) return;
+    const expected = valueClassSymbols(type);
+    if (expected.some((s) => s === named.compilerSymbol)) return;
+    this.diagnostics.error(decorator, site.path,
+      `@Type(() => ${named.getName()}) disagrees with the type ${typeText}; toolwright builds ${typeText} from the type, so fix the type or remove @Type.`);
+  }
+
+  private reserveName(type: Type): string {
+    const base = ((type.getAliasSymbol() ?? type.getSymbol())?.getName() ?? '').replace(/[^A-Za-z0-9_]/g, '') || 'Object';
+    const taken = new Set(this.shapeNames.values());
+    let name = base === '__type' || base === '__object' ? 'Object' : base;
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+    return name;
+  }
+
+  private finish(root: ShapePlanModel): InstancePlanModel {
+    const { class: _class, ...rest } = root;
+    const shapes = [...this.shapes.entries()].sort(([a], [b]) => a.localeCompare(b));
+    return shapes.length > 0 ? { ...rest, shapes: Object.fromEntries(shapes) } : rest;
+  }
+}
+
+function isPrimitive(type: Type): boolean {
+  return type.isString() || type.isNumber() || type.isBoolean() || type.isLiteral() || type.isBooleanLiteral() || type.isTemplateLiteral();
+}
+
+/** An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item. */
+function isArrayLike(type: Type): boolean {
+  return type.getNumberIndexType() !== undefined && type.getProperty('length') !== undefined && type.getStringIndexType() === undefined;
+}
+
+/** `[Symbol.iterator]` and the like: never a JSON key. */
+function isSymbolKeyed(property: MorphSymbol): boolean {
+  return property.compilerSymbol.escapedName.toString().startsWith('__@');
+}
+
+function librarySymbolName(type: Type): string | undefined {
+  const symbol = type.getSymbol();
+  const name = symbol?.getName();
+  if (name !== 'Date' && name !== 'URL') return undefined;
+  return symbol!.getDeclarations().some((d) => d.getSourceFile().isDeclarationFile()) ? name : undefined;
+}
+
+type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any';
+
+function jsonKind(type: Type): JsonKind {
+  if (type.isString() || type.isStringLiteral() || type.isTemplateLiteral() || librarySymbolName(type)) return 'string';
+  if (type.isNumber() || type.isNumberLiteral()) return 'number';
+  if (type.isBoolean() || type.isBooleanLiteral()) return 'boolean';
+  if (type.isEnumLiteral()) return typeof type.getLiteralValue() === 'string' ? 'string' : 'number';
+  if (type.isArray() || type.isReadonlyArray() || type.isTuple()) return 'array';
+  if (type.isObject() || type.isIntersection()) return 'object';
+  return 'any';
+}
+
+function isObjectPlan(plan: ValuePlanModel): boolean {
+  if (typeof plan !== 'object') return false;
+  if ('shape' in plan) return true;
+  if ('array' in plan) return isObjectPlan(plan.array);
+  return plan.tuple.some(isObjectPlan);
+}
+
+function hasObjectMember(type: Type): boolean {
+  const members = type.isUnion() ? type.getUnionTypes() : [type];
+  return members.some((m) => {
+    const element = m.isArray() ? m.getArrayElementType() : m;
+    return element !== undefined && (element.isObject() || element.isIntersection()) && !librarySymbolName(element);
+  });
+}
+
+/** Whether the value holds instances of a class (directly, in an array, in a union). */
+function holdsClass(plan: ValuePlanModel, shapes: Map<string, ShapePlanModel>, pending: Set<ts.Type>, names: Map<ts.Type, string>): boolean {
+  if (typeof plan !== 'object') return false;
+  if ('array' in plan) return holdsClass(plan.array, shapes, pending, names);
+  if ('tuple' in plan) return plan.tuple.some((p) => holdsClass(p, shapes, pending, names));
+  const shape = shapes.get(plan.shape);
+  if (shape) return shape.class !== undefined;
+  // Still being planned (a recursive type): a class if its declaration is one.
+  for (const key of pending) {
+    if (names.get(key) === plan.shape) return (key.symbol?.declarations ?? []).some((d) => ts.isClassDeclaration(d));
+  }
+  return false;
+}
+
+/** The class symbols a property's type may hold: itself, its array element, its union members. */
+function valueClassSymbols(type: Type): ts.Symbol[] {
+  const members = type.isUnion() ? type.getUnionTypes() : [type];
+  return members.flatMap((m) => {
+    const element = m.isArray() ? m.getArrayElementType() : m;
+    const symbol = element?.getSymbol();
+    return symbol ? [symbol.compilerSymbol] : [];
+  });
+}

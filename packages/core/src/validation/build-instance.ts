@@ -1,0 +1,92 @@
+import type { Class, InstancePlan, ShapePlan, ValuePlan } from '../manifest/manifest.types';
+
+type Convert = (value: unknown) => unknown;
+
+/** The input object, from JSON that already passed the schema check, into the method's value. */
+export type BuildInstance = (input: object) => object;
+
+const keep: Convert = (value) => value;
+
+/**
+ * Turns an instance plan into one function, made once per tool: a walk that visits each value of
+ * the input once (linear in its size, where class-transformer is quadratic in the key count),
+ * converting only what the plan names. Keys are copied whatever they are called: a JSON key
+ * `toString` is data, never dropped and never a way into a prototype.
+ */
+export function instanceBuilder(inputClass: Class, plan: InstancePlan | undefined): BuildInstance {
+  const shapes = plan?.shapes ?? {};
+  const built = new Map<string, Convert>();
+  const valueConverter = (value: ValuePlan): Convert => {
+    if (value === 'json') return keep;
+    if (value === 'date') return toDate;
+    if (value === 'url') return toUrl;
+    if ('array' in value) {
+      const item = valueConverter(value.array);
+      return item === keep ? keep : (v) => (Array.isArray(v) ? v.map(item) : v);
+    }
+    if ('tuple' in value) {
+      const items = value.tuple.map(valueConverter);
+      return (v) => (Array.isArray(v) ? v.map((item, i) => (items[i] ?? keep)(item)) : v);
+    }
+    // Late-bound through the map, so a recursive shape can refer to itself.
+    const name = value.shape;
+    if (!shapes[name]) throw new Error(`instance plan: shape "${name}" is not defined; regenerate the manifest with tools-codegen.`);
+    return (v) => {
+      let convert = built.get(name);
+      if (!convert) {
+        convert = shapeConverter(shapes[name], valueConverter);
+        built.set(name, convert);
+      }
+      return convert(v);
+    };
+  };
+  const root = shapeConverter({ ...plan, class: inputClass }, valueConverter);
+  return root as BuildInstance;
+}
+
+function shapeConverter(shape: ShapePlan, valueConverter: (plan: ValuePlan) => Convert): Convert {
+  const properties = new Map(Object.entries(shape.properties ?? {}).map(([key, plan]) => [key, valueConverter(plan)]));
+  const additional = shape.additional === undefined ? undefined : valueConverter(shape.additional);
+  const cls = shape.class as (new () => object) | undefined;
+  const create = cls ? () => new cls() : additional ? () => Object.create(null) as object : () => ({});
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    const target = create() as Record<string, unknown>;
+    for (const key of Object.keys(value)) {
+      const convert = properties.get(key) ?? additional ?? keep;
+      const converted = convert((value as Record<string, unknown>)[key]);
+      if (key === '__proto__') Object.defineProperty(target, key, { value: converted, writable: true, enumerable: true, configurable: true });
+      else target[key] = converted;
+    }
+    return target;
+  };
+}
+
+/**
+ * RFC 3339 text (already checked) into a `Date`. `Date` has no leap second: `23:59:60` becomes
+ * the last millisecond before the next minute; `t`, `z` and a space separator are read as `T`/`Z`.
+ */
+function toDate(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.toUpperCase().replace(' ', 'T');
+  const date = new Date(text);
+  if (!Number.isNaN(date.getTime())) return date;
+  const leap = /^(.*T\d{2}:\d{2}):60(?:\.\d+)?(.*)$/.exec(text);
+  return leap ? new Date(`${leap[1]}:59.999${leap[2]}`) : date;
+}
+
+/** A value the schema accepts but the conversion the plan names cannot make (a URI WHATWG `URL` refuses). */
+export class UnconvertibleValue extends Error {
+  constructor(readonly value: unknown, readonly expected: string) {
+    super(`cannot be read as ${expected}`);
+  }
+}
+
+function toUrl(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return new URL(value);
+  } catch {
+    throw new UnconvertibleValue(value, 'a URL');
+  }
+}
