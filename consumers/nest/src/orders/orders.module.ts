@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { OrdersTools } from './orders.tools.js';
+
+@Module({ providers: [OrdersTools] })
+export class OrdersModule {}

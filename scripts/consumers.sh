@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The consumer matrix: packs the tarballs once, then, in a copy of each project under consumers/
+# (outside the repository, so nothing resolves from the workspace's node_modules), installs them
+# from its committed lockfile, runs tools-codegen and --check, builds, and runs its smoke
+# conversation. Prints one line per consumer and "consumers: N passed, M failed".
+#
+#   scripts/consumers.sh [--update-lockfiles] [name ...]
+#
+# --update-lockfiles installs without the lockfile and copies the new one back into consumers/.
+# CONSUMERS_TARBALLS=<dir> reuses tarballs packed already; CONSUMERS_WORK=<dir> moves the copies.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+update=0
+names=()
+for arg in "$@"; do
+  case "$arg" in
+    --update-lockfiles) update=1 ;;
+    -*) echo "consumers: unknown flag $arg" >&2; exit 2 ;;
+    *) names+=("$arg") ;;
+  esac
+done
+if [ ${#names[@]} -eq 0 ]; then
+  for dir in "$root"/consumers/*/; do names+=("$(basename "$dir")"); done
+fi
+
+work="${CONSUMERS_WORK:-${TMPDIR:-/tmp}/toolwright-consumers}"
+rm -rf "$work"
+mkdir -p "$work/consumers" "$work/logs"
+started=$(date +%s)
+
+cp "$root/README.md" "$work/README.md"
+if [ -n "${CONSUMERS_TARBALLS:-}" ]; then
+  # Tarballs packed already (e.g. by release:pack): reuse them.
+  mkdir -p "$work/.release" && cp "$CONSUMERS_TARBALLS"/toolwright-*.tgz "$work/.release/"
+elif ! bash "$root/scripts/release-pack.sh" "$work/.release" >"$work/logs/pack.log" 2>&1; then
+  sed 's/^/  | /' "$work/logs/pack.log" | tail -20
+  echo "consumer (all): FAILED (release:pack; log $work/logs/pack.log)"
+  echo "consumers: 0 passed, ${#names[@]} failed"
+  exit 1
+fi
+
+npm_flags=(--prefer-offline --no-audit --no-fund --loglevel=error)
+pnpm() { npx -y pnpm@12.4.2 "$@"; }
+
+# One step of one consumer; its output goes to the consumer's log.
+step() {
+  local log="$1" t0=$SECONDS status=0; shift
+  echo "\$ $*" >>"$log"
+  "$@" >>"$log" 2>&1 || status=$?
+  echo "[$(( SECONDS - t0 ))s, exit $status] $*" >>"$log"
+  return "$status"
+}
+
+# A consumer whose package.json names pnpm as its packageManager installs with pnpm, others with npm.
+manager() {
+  if grep -q '"packageManager": *"pnpm@' "$1/package.json"; then echo pnpm; else echo npm; fi
+}
+
+install() {
+  local dir="$1" log="$2"
+  if [ "$(manager "$dir")" = pnpm ]; then
+    if [ "$update" -eq 1 ]; then
+      (cd "$dir" && step "$log" pnpm install --ignore-workspace --no-frozen-lockfile --prefer-offline)
+    else
+      (cd "$dir" && step "$log" pnpm install --ignore-workspace --frozen-lockfile --prefer-offline)
+    fi
+  elif [ "$update" -eq 1 ]; then
+    # Twice: the first install from no lockfile can record extraneous entries that the next prunes.
+    (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}" && step "$log" npm install "${npm_flags[@]}")
+  else
+    # npm install, not npm ci: it installs the versions the lockfile pins just the same, and
+    # tolerates an optional dependency missing from the registry (vite's
+    # napi-windows-process-start-time), which npm ci reports as a lockfile out of sync.
+    (cd "$dir" && step "$log" npm install "${npm_flags[@]}")
+  fi
+}
+
+run() {
+  if [ "$(manager "$1")" = pnpm ]; then (cd "$1" && step "$2" pnpm run "$3"); else (cd "$1" && step "$2" npm run "$3"); fi
+}
+
+passed=0
+failed=0
+for name in "${names[@]}"; do
+  src="$root/consumers/$name"
+  dir="$work/consumers/$name"
+  log="$work/logs/$name.log"
+  if [ ! -f "$src/package.json" ]; then
+    echo "consumer $name: FAILED (no consumers/$name/package.json)"
+    failed=$((failed + 1))
+    continue
+  fi
+  cp -R "$src" "$dir"
+  rm -rf "$dir/node_modules" "$dir/dist"
+  t0=$(date +%s)
+  failure=""
+  if ! install "$dir" "$log"; then
+    failure="install"
+  else
+    for lock in package-lock.json pnpm-lock.yaml; do
+      [ -f "$dir/$lock" ] || continue
+      if [ "$update" -eq 1 ]; then
+        node "$root/scripts/unpin-tarballs.js" "$dir/$lock" >"$src/$lock"
+      elif ! node "$root/scripts/unpin-tarballs.js" "$dir/$lock" | cmp -s - "$src/$lock"; then
+        # The pinned versions were installed; what moved is registry metadata (an optional
+        # dependency published or withdrawn upstream), which must not fail a run on its own.
+        echo "consumer $name: warning: the install changed $lock; run scripts/consumers.sh --update-lockfiles $name"
+      fi
+    done
+  fi
+  if [ -z "$failure" ]; then
+    cores=$(find -L "$dir/node_modules" -path '*/@toolwright/core/package.json' 2>/dev/null | xargs -r realpath | sort -u | wc -l)
+    if [ "$cores" -ne 1 ]; then
+      failure="$cores copies of @toolwright/core installed"
+    else
+      for script in codegen codegen:check build smoke; do
+        if ! run "$dir" "$log" "$script"; then failure="$script"; break; fi
+      done
+    fi
+  fi
+  seconds=$(( $(date +%s) - t0 ))
+  if [ -z "$failure" ]; then
+    echo "consumer $name: ok (${seconds}s)"
+    passed=$((passed + 1))
+  else
+    sed 's/^/  | /' "$log" | tail -15
+    echo "consumer $name: FAILED ($failure; log $log)"
+    failed=$((failed + 1))
+  fi
+done
+
+echo "consumers: $passed passed, $failed failed in $(( $(date +%s) - started ))s"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Writes the tarballs users would install into .release/ (or the folder given). Cleans and builds
+# the publishable packages once, then packs each with pnpm pack, which rewrites workspace:* ranges to
+# real versions (each package's prepack does the same clean build when it is packed alone).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-.release}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+rm -f "$out"/toolwright-*.tgz
+pnpm() { npx -y pnpm@12.4.2 "$@"; }
+packages=(core codegen nest pg-store mcp)
+for pkg in "${packages[@]}"; do rm -rf "packages/$pkg/dist"; done
+pnpm "${packages[@]/#/--filter=@toolwright/}" build >/dev/null
+for pkg in "${packages[@]}"; do
+  (cd "packages/$pkg" && pnpm pack --config.ignore-scripts=true --pack-destination "$out" >/dev/null)
+done
+for tarball in "$out"/toolwright-*.tgz; do
+  if tar xzf "$tarball" -O package/package.json | grep -q '"workspace:'; then
+    echo "release-pack: $tarball still has a workspace: range" >&2
+    exit 1
+  fi
+  echo "$tarball"
+done
