@@ -119,9 +119,6 @@ function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTo
   const callers = JSON.stringify(decorated.options.callers ?? null);
   const allowed = JSON.stringify(entry.definition.allowed_callers ?? null);
   if (callers !== allowed) problems.push(`${where}: manifest allowed_callers ${allowed}, decorators say callers ${callers}`);
-  if ((decorated.options.deferLoading === true) !== (entry.definition.defer_loading === true)) {
-    problems.push(`${where}: manifest defer_loading ${entry.definition.defer_loading === true}, decorators say deferLoading ${decorated.options.deferLoading === true}`);
-  }
   const arity = Math.max(
     typeof fn === 'function' ? fn.length : 0,
     ...decorated.params.map((p) => p.index + 1),

@@ -117,13 +117,10 @@ describe('ToolContainer refuses a manifest that does not match the code', () => 
     ]);
   });
 
-  it('stale allowed_callers or defer_loading: the loops refuse callers by the definition, so it must match the decorators', () => {
-    const manifest = defineToolManifest([entry({ definition: { ...buscarPedidoDefinition, allowed_callers: ['code_execution_20250825'], defer_loading: true } })]);
+  it('stale allowed_callers: the loops refuse callers by the definition, so it must match the decorators', () => {
+    const manifest = defineToolManifest([entry({ definition: { ...buscarPedidoDefinition, allowed_callers: ['code_execution_20250825'] } })]);
     const error = constructionError(() => new ToolContainer({ manifest, providers: [new OrderTools()] }));
-    expect(error.problems).toEqual([
-      'OrderTools.buscarPedido: manifest allowed_callers ["code_execution_20250825"], decorators say callers null',
-      'OrderTools.buscarPedido: manifest defer_loading true, decorators say deferLoading false',
-    ]);
+    expect(error.problems).toEqual(['OrderTools.buscarPedido: manifest allowed_callers ["code_execution_20250825"], decorators say callers null']);
   });
 
   it('a parameter whose kind changed', () => {
