@@ -19,6 +19,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import { callTracing, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
 import type { ToolEffect } from './decorators/tool-options';
 
 export interface ExecutionDefaults {
@@ -62,6 +63,8 @@ export interface ToolContainerOptions {
   /** Bounds on every input, checked before any parsing work; each refusal is a one-line `is_error`. */
   limits?: Partial<InputLimits>;
   onEvent?: (event: ToolEvent) => void;
+  /** `execute_tool` spans when `@opentelemetry/api` is installed; `false` turns them off. */
+  telemetry?: TelemetryOptions | false;
 }
 
 export interface ExecuteOptions<TAuth = unknown> {
@@ -120,12 +123,14 @@ export class ToolContainer<TAuth = unknown> {
   private readonly resultLimits = new Map<RegisteredTool, ResultLimits>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
+  private readonly traced: CallTracing;
 
   constructor(options: ToolContainerOptions) {
     this.logger = safeLogger(options.logger ?? consoleLogger);
     this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
     this.limits = checkLimits({ ...DEFAULT_INPUT_LIMITS, ...options.limits });
     this.onEvent = options.onEvent;
+    this.traced = callTracing(options.telemetry);
     for (const { entry, instance, decorated } of bindManifest(options.manifest, options.providers)) {
       this.tools.set(entry.definition.name, {
         name: entry.definition.name,
@@ -277,7 +282,7 @@ export class ToolContainer<TAuth = unknown> {
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
-    const result =
+    const result = await this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
       typeof call.id !== 'string'
         ? answer(call, 'invalid_input', modelMessages.invalidId(call.id))
         : tool
@@ -290,7 +295,7 @@ export class ToolContainer<TAuth = unknown> {
               result: this.resultLimits.get(tool)!,
               maxMessageChars: this.defaults.maxResultChars,
             })
-          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
+          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
     if (emit) {
       const ended = Date.now();
       emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });
