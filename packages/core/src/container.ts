@@ -21,6 +21,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import { callTracing, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
 import type { ToolEffect } from './decorators/tool-options';
 import type { ApprovalPolicy } from './approval/approval-policy';
 import { checkApprovals, mayAskApproval, type ApprovalCheck } from './approval/approval-check';
@@ -66,6 +67,8 @@ export interface ToolContainerOptions {
   /** Bounds on every input, checked before any parsing work; each refusal is a one-line `is_error`. */
   limits?: Partial<InputLimits>;
   onEvent?: (event: ToolEvent) => void;
+  /** `execute_tool` spans when `@opentelemetry/api` is installed; `false` turns them off. */
+  telemetry?: TelemetryOptions | false;
   /**
    * Which calls wait for a person when a tool's `@Tool({ approval })` says nothing: `'none'`
    * (default) or `'writes'`. Only the loops with a `store` pause for approval.
@@ -138,6 +141,7 @@ export class ToolContainer<TAuth = unknown> {
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
   private readonly approvalPolicy: ApprovalPolicy;
+  private readonly traced: CallTracing;
   private readonly toolSearch?: ToolSearchKind;
 
   constructor(options: ToolContainerOptions) {
@@ -152,6 +156,7 @@ export class ToolContainer<TAuth = unknown> {
     this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
     this.limits = checkLimits({ ...DEFAULT_INPUT_LIMITS, ...options.limits });
     this.onEvent = options.onEvent;
+    this.traced = callTracing(options.telemetry);
     for (const { entry, instance, decorated } of bindManifest(options.manifest, options.providers)) {
       this.tools.set(entry.definition.name, {
         name: entry.definition.name,
@@ -331,7 +336,7 @@ export class ToolContainer<TAuth = unknown> {
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
-    const result =
+    const result = await this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
       typeof call.id !== 'string'
         ? answer(call, 'invalid_input', modelMessages.invalidId(call.id))
         : tool
@@ -344,7 +349,7 @@ export class ToolContainer<TAuth = unknown> {
               result: this.resultLimits.get(tool)!,
               maxMessageChars: this.defaults.maxResultChars,
             })
-          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
+          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
     if (emit) {
       const ended = Date.now();
       emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });

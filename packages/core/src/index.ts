@@ -34,6 +34,7 @@ export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
 export type { RunnableToolsOptions } from './interop/runnable-tools';
+export type { TelemetryOptions } from './interop/opentelemetry';
 export { toServerSentEvents } from './interop/server-sent-events';
 
 export { RUN_STATE_VERSION, createRunState, checkRunState } from './approval/run-state';
