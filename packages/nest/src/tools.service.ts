@@ -3,9 +3,12 @@ import { DiscoveryService } from '@nestjs/core';
 import {
   ToolContainer,
   runToolLoop,
+  streamToolLoop,
   type AssistantContentBlock,
   type ExecuteOptions,
+  type ToolLoopOptions,
   type ToolLoopResult,
+  type ToolStream,
   type ToolReply,
 } from '@toolwright/core';
 import { discoverToolProviders } from './discover-tool-providers';
@@ -19,7 +22,7 @@ type ToolResultBlock = ToolReply['content'][number];
 
 /**
  * The application's tools, discovered among its providers: definitions for `messages.create`,
- * `execute` / `reply` for one assistant turn, and `run` for the whole conversation loop.
+ * `execute` / `reply` for one assistant turn, and `run` (or `stream`) for the whole conversation loop.
  */
 @Injectable()
 export class ToolsService<TAuth = unknown> implements OnModuleInit {
@@ -65,13 +68,25 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
    * `context.auth`.
    */
   async run(options: ToolsRunOptions<TAuth>): Promise<ToolLoopResult> {
+    return runToolLoop(this.loopOptions(options, 'run'));
+  }
+
+  /**
+   * `run()` as a stream (`streamToolLoop`): the same options and defaults, the events as they
+   * happen, and the same result in `result`. Throws at once when there is no client or model.
+   */
+  stream(options: ToolsRunOptions<TAuth>): ToolStream {
+    return streamToolLoop(this.loopOptions(options, 'stream'));
+  }
+
+  private loopOptions(options: ToolsRunOptions<TAuth>, method: 'run' | 'stream'): ToolLoopOptions<TAuth> {
     const client = options.client ?? this.options.client;
     const model = options.model ?? this.options.model;
     if (!client || !model) {
       const missing = [!client && '`client`', !model && '`model`'].filter(Boolean).join(' and ');
-      throw new Error(`ToolsService.run() has no ${missing}: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to run().`);
+      throw new Error(`ToolsService.${method}() has no ${missing}: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to ${method}().`);
     }
-    return runToolLoop({ ...this.options.runDefaults, ...options, client, model, tools: this.container });
+    return { ...this.options.runDefaults, ...options, client, model, tools: this.container };
   }
 
   private createContainer(): ToolContainer<TAuth> {
