@@ -20,7 +20,9 @@ for arg in "$@"; do
   esac
 done
 if [ ${#names[@]} -eq 0 ]; then
-  for dir in "$root"/consumers/*/; do names+=("$(basename "$dir")"); done
+  for dir in "$root"/consumers/*/; do
+    [ "$(basename "$dir")" = shared ] || names+=("$(basename "$dir")")
+  done
 fi
 
 work="${CONSUMERS_WORK:-${TMPDIR:-/tmp}/toolwright-consumers}"
@@ -91,6 +93,12 @@ for name in "${names[@]}"; do
     continue
   fi
   cp -R "$src" "$dir"
+  # Files several projects would carry word for word live once in consumers/shared/<SHARED>;
+  # a project's own copy of a file wins.
+  if [ -f "$src/SHARED" ]; then
+    cp -Rn "$root/consumers/shared/$(tr -d '[:space:]' <"$src/SHARED")/." "$dir/"
+    rm -f "$dir/SHARED"
+  fi
   rm -rf "$dir/node_modules" "$dir/dist"
   t0=$(date +%s)
   failure=""

@@ -3,6 +3,8 @@ import type {
   ContentBlockParam,
   Tool,
   ToolResultBlockParam,
+  ToolSearchToolBm25_20251119,
+  ToolSearchToolRegex20251119,
 } from '@anthropic-ai/sdk/resources/messages';
 import { consoleLogger, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
@@ -62,7 +64,15 @@ export interface ToolContainerOptions {
   /** Bounds on every input, checked before any parsing work; each refusal is a one-line `is_error`. */
   limits?: Partial<InputLimits>;
   onEvent?: (event: ToolEvent) => void;
+  /**
+   * Adds Anthropic's tool search tool to what the loops send, so tools with
+   * `@Tool({ deferLoading: true })` load only when a search finds them: `'regex'`
+   * (`tool_search_tool_regex`) or `'bm25'` (`tool_search_tool_bm25`, natural-language queries).
+   */
+  toolSearch?: ToolSearchKind;
 }
+
+export type ToolSearchKind = 'regex' | 'bm25';
 
 export interface ExecuteOptions<TAuth = unknown> {
   /** The authenticated identity of the session; reaches tools as `ctx.auth`. */
@@ -120,8 +130,13 @@ export class ToolContainer<TAuth = unknown> {
   private readonly resultLimits = new Map<RegisteredTool, ResultLimits>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
+  private readonly toolSearch?: ToolSearchKind;
 
   constructor(options: ToolContainerOptions) {
+    if (options.toolSearch !== undefined && options.toolSearch !== 'regex' && options.toolSearch !== 'bm25') {
+      throw new RangeError(`ToolContainer: toolSearch must be 'regex' or 'bm25', got ${JSON.stringify(options.toolSearch)}.`);
+    }
+    this.toolSearch = options.toolSearch;
     this.logger = safeLogger(options.logger ?? consoleLogger);
     this.defaults = checkDefaults({ ...DEFAULTS, ...options.defaults });
     this.limits = checkLimits({ ...DEFAULT_INPUT_LIMITS, ...options.limits });
@@ -168,6 +183,13 @@ export class ToolContainer<TAuth = unknown> {
   /** Definitions for `client.messages.create({ tools })`; a fresh copy on every call. */
   definitions(): Tool[] {
     return [...this.tools.values()].map((t) => structuredClone(t.definition));
+  }
+
+  /** The tool search tool the `toolSearch` option asks for, sent after `definitions()`; `undefined` without it. */
+  searchTool(): ToolSearchToolRegex20251119 | ToolSearchToolBm25_20251119 | undefined {
+    if (this.toolSearch === 'bm25') return { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+    if (this.toolSearch === 'regex') return { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
+    return undefined;
   }
 
   /**

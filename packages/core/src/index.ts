@@ -4,7 +4,7 @@ export { Input } from './decorators/input.decorator';
 export { Ctx } from './decorators/ctx.decorator';
 export { ToolGroup } from './decorators/tool-group.decorator';
 export { ToolDefinitionError } from './decorators/definition-error';
-export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect, ToolApproval } from './decorators/tool-options';
+export type { ToolOptions, ParamOptions, ToolGroupOptions, ToolEffect, ToolApproval, ToolCaller } from './decorators/tool-options';
 
 export { defineToolManifest } from './manifest/define-tool-manifest';
 export { ManifestMismatchError } from './manifest/check-manifest';
@@ -14,7 +14,7 @@ export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, Instance
 export { schemaProblems } from './validation/schema-check';
 
 export { ToolContainer } from './container';
-export type { ToolContainerOptions, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
+export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
 export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
 export type { InputLimits } from './validation/plain-input';

@@ -43,11 +43,13 @@ async function chat(url: string, message: string, customerId?: string) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** The tool results the loop sent back, as the scripted model received them. */
+/** The tool results the loop sent back, as the scripted model received them, without the loop's moving cache breakpoint. */
 function lastToolResults(request: ScriptedRequest) {
   const last = request.body.messages.at(-1)!;
   expect(last.role).toBe('user');
-  return last.content as Array<{ tool_use_id: string; content?: string; is_error?: boolean }>;
+  const results = last.content as Array<{ tool_use_id: string; content?: string; is_error?: boolean; cache_control?: unknown }>;
+  expect(results.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+  return results.map(({ cache_control, ...result }) => result);
 }
 
 describe('the NestJS example app over real HTTP', () => {

@@ -12,6 +12,7 @@ import { applyKeywords, type Keyword } from '../schema/keywords';
 import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
 import type { SchemaBuilder } from '../schema/type-to-schema';
+import { apiFeatureFields, withKeywords } from './api-features';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';
 import { foldRuleNotes } from '../validators/rule-notes';
 import { readDecoratorOptions } from './read-options';
@@ -23,7 +24,7 @@ export interface ModelContext {
   examples: ExampleValidator;
 }
 
-const TOOL_OPTION_KEYS = ['name', 'effect', 'strict', 'cacheControl'];
+const TOOL_OPTION_KEYS = ['name', 'effect', 'strict', 'cacheControl', 'callers', 'deferLoading', 'eagerInputStreaming'];
 const PARAM_OPTION_KEYS = ['name', 'description', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'format', 'enum', 'optional'];
 const MIN_SENTENCES = 3;
 
@@ -52,7 +53,8 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   const defs = context.builder.takeDefs();
   const inputSchema = orderKeys(foldRuleNotes(defs ? { ...input.schema, $defs: defs } : input.schema));
 
-  const definition: ToolDefinition = { name, description: doc.description, input_schema: toJson(inputSchema) };
+  const description = withKeywords(doc);
+  const definition: ToolDefinition = { name, description, input_schema: toJson(inputSchema) };
   const examples = readExamples(doc, inputSchema, path, context);
   if (examples.length > 0) definition.input_examples = examples;
   if (options.strict === true) {
@@ -64,6 +66,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
     }
   }
   if (options.cacheControl !== undefined) definition.cache_control = options.cacheControl;
+  Object.assign(definition, apiFeatureFields(tool, options, name, description, path, diagnostics));
 
   const location = locationOf(tool.method);
   const outputSchema = outputSchemaOf(tool.method, path, diagnostics);

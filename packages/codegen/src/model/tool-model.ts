@@ -10,6 +10,9 @@ export interface ToolDefinition {
   input_examples?: Array<Record<string, unknown>>;
   strict?: boolean;
   cache_control?: unknown;
+  allowed_callers?: string[];
+  defer_loading?: boolean;
+  eager_input_streaming?: boolean;
 }
 
 /** What the input class of a tool is: generated from `@Param`s, or the user's `@Input` DTO. */

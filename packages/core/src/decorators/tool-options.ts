@@ -1,5 +1,8 @@
-import type { CacheControlEphemeral } from '@anthropic-ai/sdk/resources/messages';
+import type { CacheControlEphemeral, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolContext } from '../context';
+
+/** Who may call a tool: the model itself (`'direct'`) or code the model runs in code execution. */
+export type ToolCaller = NonNullable<Tool['allowed_callers']>[number];
 
 /** Whether a tool only reads (safe to run beside other reads) or may change something. */
 export type ToolEffect = 'read' | 'write';
@@ -29,6 +32,19 @@ export interface ToolOptions<TAuth = any, TInput = any> {
    * `this` bound to the provider instance, so a `function` guard can use injected services.
    */
   guard?: (this: any, ctx: ToolContext<TAuth>, input: TInput) => boolean | Promise<boolean>;
+  /**
+   * Who may call it (`allowed_callers`): `['code_execution_20250825']` lets code the model runs
+   * in the code execution tool call it (programmatic tool calling); the API's default is
+   * `['direct']`. A call from a caller not listed is answered as an error and never runs.
+   */
+  callers?: readonly ToolCaller[];
+  /**
+   * Leave the definition out of the model's context until the tool search tool finds it
+   * (`defer_loading: true`); the container's `toolSearch` option adds that tool.
+   */
+  deferLoading?: boolean;
+  /** Stream this tool's input as the model writes it, without buffering (`eager_input_streaming`). */
+  eagerInputStreaming?: boolean;
   /** Adds `cache_control` to this tool's definition. */
   cacheControl?: CacheControlEphemeral;
   /** A human-readable name for clients that show tools to people (MCP `title`). */

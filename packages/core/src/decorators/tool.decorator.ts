@@ -1,7 +1,14 @@
 import { TOOL_METHODS, TOOL_OPTIONS, TOOL_PARAMS } from './metadata-keys';
 import { ToolDefinitionError, describeMember } from './definition-error';
 import { TOOL_NAME_PATTERN } from '../manifest/tool-name';
-import type { ParamMetadata, ToolOptions } from './tool-options';
+import type { ParamMetadata, ToolCaller, ToolOptions } from './tool-options';
+
+/** The callers `allowed_callers` accepts in @anthropic-ai/sdk 1.14. */
+export const TOOL_CALLERS: readonly ToolCaller[] = ['direct', 'code_execution_20250825', 'code_execution_20260120', 'code_execution_20260521'];
+
+function isToolCaller(value: unknown): value is ToolCaller {
+  return TOOL_CALLERS.includes(value as ToolCaller);
+}
 
 /** Marks a method as a Claude tool. `effect` defaults to `'write'`. */
 export function Tool(options: ToolOptions = {}): MethodDecorator {
@@ -30,6 +37,11 @@ export function Tool(options: ToolOptions = {}): MethodDecorator {
     if (options.approval !== undefined && typeof options.approval !== 'boolean' && typeof options.approval !== 'function') {
       throw new ToolDefinitionError(
         `@Tool on ${where}: approval must be true, false or a function (ctx, input) => boolean, got ${JSON.stringify(options.approval)}.`,
+      );
+    }
+    if (options.callers !== undefined && (!Array.isArray(options.callers) || options.callers.length === 0 || !options.callers.every(isToolCaller))) {
+      throw new ToolDefinitionError(
+        `@Tool on ${where}: callers must be a non-empty list of ${TOOL_CALLERS.map((c) => `'${c}'`).join(', ')}, got ${JSON.stringify(options.callers)}.`,
       );
     }
     for (const key of ['timeoutMs', 'maxResultChars'] as const) {

@@ -21,6 +21,9 @@ import type { ToolStreamEvent } from './stream-events';
 import { ToolLoopError } from './tool-loop-error';
 import { checkTranscript } from './transcript-rules';
 import { TurnCalls } from './turn-calls';
+import { callerRefusal } from './callers';
+import { countBreakpoints, markTools, MovingBreakpoint } from './prompt-cache';
+import { allowedCallers, requestTools } from './request-tools';
 import { addUsage, emptyUsage, toLoopUsage } from './usage';
 
 /** How an entry point drives the engine. */
@@ -64,13 +67,20 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
   }
   const messages = initialMessages(options, mode.name);
   const seenIds = new Set(callIds(messages));
+  // One array for the whole run: the same tools on every request, as a paused server call needs.
+  const tools = requestTools(options.tools, options.serverTools, mode.name);
+  const callers = allowedCallers(tools);
+  // Breakpoints the user placed are theirs to manage: the loop adds none next to them.
+  const caching = options.promptCaching !== false && countBreakpoints({ tools, system: options.system, messages, params: options.params }) === 0;
+  const moving = caching ? new MovingBreakpoint() : undefined;
+  // Code execution runs in a container; calls made from its code are answered into the same one.
+  let container = typeof options.params?.container === 'string' ? options.params.container : undefined;
   const request = {
     ...options.params,
     model: options.model,
     max_tokens: positive('maxTokens', options.maxTokens ?? DEFAULT_MAX_TOKENS),
     ...(options.system !== undefined && { system: options.system }),
-    // One array for the whole run: the same tools on every request, as a paused server call needs.
-    tools: [...options.tools.definitions(), ...(options.serverTools ?? [])],
+    tools: caching ? markTools(tools) : tools,
     ...(options.toolChoice && { tool_choice: options.toolChoice }),
   };
   const { signal, release } = anySignal(options.signal, mode.signal);
@@ -138,6 +148,9 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
         usage: (known) => {
           turnUsage = known;
         },
+        container: (id) => {
+          container = id;
+        },
         block: (block, index) => {
           if (block.type === 'tool_use' || block.type === 'server_tool_use') {
             const earlier = seenIds.has(block.id);
@@ -148,14 +161,18 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
           }
           const kept = storable(block);
           blocks.push(kept.block);
-          if (kept.block.type === 'tool_use') calls.add(kept.block, index, kept.tooDeep ? TOO_DEEP_MESSAGE : undefined);
+          if (kept.block.type === 'tool_use') {
+            if (kept.tooDeep) calls.add(kept.block, index, TOO_DEEP_MESSAGE);
+            else calls.add(kept.block, index, callerRefusal(kept.block, callers), 'not_executed');
+          }
         },
         movedPast: () => calls.release(),
         emit: mode.emit,
       };
+      const body = { ...request, ...(container !== undefined && { container }), messages: moving ? moving.mark(messages) : [...messages] };
       const received = mode.streaming
-        ? await receiveStream(() => options.client.messages.create({ ...request, messages: [...messages], stream: true }, { signal }), sink, turn, signal)
-        : await receiveWhole(() => options.client.messages.create({ ...request, messages: [...messages] }, { signal }), sink);
+        ? await receiveStream(() => options.client.messages.create({ ...body, stream: true }, { signal }), sink, turn, signal)
+        : await receiveWhole(() => options.client.messages.create(body, { signal }), sink);
 
       if (received.kind === 'request_failed') {
         mode.emit({ type: 'turn_end', turn, stopReason: null, usage: toLoopUsage(turnUsage), at: Date.now() });

@@ -40,6 +40,13 @@ export interface ToolLoopOptions<TAuth = unknown> {
   /** Aborts the request in flight and the tools running; the run resolves with `stopReason: 'aborted'`. */
   signal?: AbortSignal;
   onEvent?: (event: ToolLoopEvent) => void;
+  /**
+   * Prompt caching, on by default: a `cache_control` breakpoint after the tool definitions and
+   * one that moves with the conversation (see README, "Claude API features"). `false` sends none.
+   * None are added either when the request already carries one of the caller's.
+   */
+  promptCaching?: boolean;
+  /** Sent on every request; `container` is replaced by the one code execution reports. */
   params?: PassThroughParams;
 }
 

@@ -16,8 +16,10 @@ export type StreamStep =
   | { kind: 'input'; index: number; block: ContentBlock; partialJson: string }
   /** A block whose stop arrived; `block` holds its whole content. */
   | { kind: 'block_stop'; index: number; block: ContentBlock }
-  | { kind: 'stop_reason'; stopReason: StopReason | null }
+  | { kind: 'stop_reason'; stopReason: StopReason | null; container?: string }
   | { kind: 'message_stop' }
+  /** The code execution container the response runs in, from `message_start` or `message_delta`. */
+  | { kind: 'container'; id: string }
   | { kind: 'ignored' };
 
 interface Slot {
@@ -66,7 +68,8 @@ export class MessageAccumulator {
         if (problem) throw new MalformedResponse(`message_start: ${problem}`);
         this.message = event.message;
         this.usage = { ...event.message.usage };
-        return { kind: 'ignored' };
+        const container = event.message.container?.id;
+        return typeof container === 'string' ? { kind: 'container', id: container } : { kind: 'ignored' };
       }
       case 'content_block_start': {
         const problem = blockProblem(event.content_block);
@@ -85,7 +88,10 @@ export class MessageAccumulator {
           try {
             slot.block.input = slot.json === '' ? {} : JSON.parse(slot.json);
           } catch {
-            throw new MalformedResponse(`the input of block ${event.index} (${slot.block.id}) is not valid JSON`);
+            if (slot.block.type !== 'tool_use') throw new MalformedResponse(`the input of block ${event.index} (${slot.block.id}) is not valid JSON`);
+            // With eager_input_streaming the input arrives unbuffered, so a message cut off by
+            // max_tokens can end a block mid-JSON; the API takes it back wrapped this way.
+            slot.block.input = { INVALID_JSON: slot.json };
           }
         }
         slot.complete = true;
@@ -98,7 +104,9 @@ export class MessageAccumulator {
         for (const [key, value] of Object.entries(event.usage ?? {})) {
           if (value !== null && value !== undefined) (this.usage as unknown as Record<string, unknown>)[key] = value;
         }
-        return { kind: 'stop_reason', stopReason: this.stopReason };
+        // Code execution's container may be named only at the end of the message.
+        const container = event.delta?.container?.id;
+        return { kind: 'stop_reason', stopReason: this.stopReason, container: typeof container === 'string' ? container : undefined };
       }
       case 'message_stop':
         this.stopped = true;

@@ -18,6 +18,8 @@ export interface ResponseSink {
   began(): void;
   /** The usage known so far. */
   usage(usage: Usage): void;
+  /** The code execution container the response ran in: later requests name it. */
+  container(id: string): void;
   /** A complete block, in order; throws `MalformedResponse` for one that cannot be kept. */
   block(block: ContentBlock, index: number): void;
   /** The model has moved past every block so far: their reads may start. */
@@ -37,6 +39,7 @@ export async function receiveWhole(request: () => PromiseLike<Message>, sink: Re
   const problem = responseProblem(response);
   if (problem) return { kind: 'malformed', problem };
   sink.usage(response.usage);
+  if (response.container?.id) sink.container(response.container.id);
   try {
     response.content.forEach((block, index) => sink.block(block, index));
   } catch (error) {
@@ -67,6 +70,7 @@ export async function receiveStream(
       if (!wasStarted && message.started) sink.began();
       const usage = message.totalUsage();
       if (usage) sink.usage(usage);
+      if (step.kind === 'container') sink.container(step.id);
       switch (step.kind) {
         case 'block_start':
           sink.movedPast();
@@ -86,6 +90,7 @@ export async function receiveStream(
           sink.block(step.block, step.index);
           break;
         case 'stop_reason':
+          if (step.container) sink.container(step.container);
           if (step.stopReason === 'tool_use') sink.movedPast();
           break;
       }

@@ -7,6 +7,8 @@ export interface TranscriptBlock {
   type: string;
   id?: unknown;
   tool_use_id?: unknown;
+  /** Who made a `tool_use`: the model (`direct`) or code it runs in code execution. */
+  caller?: { type?: unknown } | null;
 }
 
 /** A message as far as the ordering rules care: `MessageParam`s and parsed JSON both fit. */
@@ -27,6 +29,7 @@ export type TranscriptRule =
   | 'results-first'
   | 'results-in-call-order'
   | 'only-results-after-unfinished-server-call'
+  | 'only-results-for-programmatic-calls'
   | 'tools-defined';
 
 export interface TranscriptViolation {
@@ -161,7 +164,14 @@ function checkResults(messages: readonly TranscriptMessage[], index: number, rep
   if (order.some((position, i) => i > 0 && position < order[i - 1])) {
     report('results-in-call-order', index, '`tool_result` blocks must follow the order of the `tool_use` blocks they answer.');
   }
-  if (message.role === 'user' && firstOther >= 0 && hasUnfinishedServerCall(messages, index)) {
+  const programmatic = previous?.role === 'assistant' && blocksOf(previous).some((b) => b.type === 'tool_use' && b.caller?.type !== undefined && b.caller.type !== 'direct');
+  if (message.role === 'user' && firstOther >= 0 && programmatic) {
+    report(
+      'only-results-for-programmatic-calls',
+      index,
+      'the previous assistant turn has tool calls made from code execution, so this message may hold only `tool_result` blocks.',
+    );
+  } else if (message.role === 'user' && firstOther >= 0 && hasUnfinishedServerCall(messages, index)) {
     report(
       'only-results-after-unfinished-server-call',
       index,

@@ -79,14 +79,14 @@ export class TurnCalls {
    * A complete `tool_use` block, in message order. `refusal` answers it without running (its
    * input cannot be kept in the conversation); a refused write halts the calls after it.
    */
-  add(block: ToolUseBlock, index: number, refusal?: string): void {
+  add(block: ToolUseBlock, index: number, refusal?: string, outcome: CallOutcome = 'invalid_input'): void {
     const effect: StreamedEffect = this.env.container.effectOf(block.name) ?? 'unknown';
     const mayWrite = effect !== 'read';
     const call: Call = { block, effect, mayWrite, eager: this.prefixOpen && !mayWrite, released: false, state: 'waiting' };
     if (mayWrite) this.prefixOpen = false;
     this.calls.push(call);
     this.env.emit({ type: 'tool_call', turn: this.env.turn, index, call: block, effect, at: Date.now() });
-    if (refusal !== undefined) this.answer(call, refusal, 'invalid_input');
+    if (refusal !== undefined) this.answer(call, refusal, outcome);
   }
 
   /** The model has moved past every block added so far: their reads may start. */

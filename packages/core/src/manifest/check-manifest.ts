@@ -115,6 +115,10 @@ function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTo
   if (!TOOL_NAME_PATTERN.test(name)) problems.push(`${where}: name "${name}" does not match ${TOOL_NAME_PATTERN}`);
   const effect = decorated.options.effect ?? 'write';
   if (entry.effect !== effect) problems.push(`${where}: manifest effect '${entry.effect}', decorators say '${effect}'`);
+  // The loops refuse calls by the definition's allowed_callers: a stale one would let the wrong caller in.
+  const callers = JSON.stringify(decorated.options.callers ?? null);
+  const allowed = JSON.stringify(entry.definition.allowed_callers ?? null);
+  if (callers !== allowed) problems.push(`${where}: manifest allowed_callers ${allowed}, decorators say callers ${callers}`);
   const arity = Math.max(
     typeof fn === 'function' ? fn.length : 0,
     ...decorated.params.map((p) => p.index + 1),

@@ -1,4 +1,5 @@
-export { toolUse, text, serverToolUse, webSearchResult } from './blocks';
+export { toolUse, text, serverToolUse, webSearchResult, fromCode, codeExecution, codeExecutionResult, toolSearch, toolSearchResult } from './blocks';
+export { PromptCacheModel, type CacheUsage } from './prompt-cache-model';
 export { turn, apiError } from './turns';
 export type { ScriptedTurn, ScriptedReply, ScriptedError, ScriptedRequest, ScriptedRequestBody } from './turns';
 export { startScriptedServer } from './scripted-server';

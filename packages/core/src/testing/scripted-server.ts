@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { checkRequest } from '../loop/transcript-rules';
+import { featureProblem } from './feature-rules';
+import { PromptCacheModel } from './prompt-cache-model';
 import { scriptedStreamEvents, type StreamScript } from './stream-script';
 import {
   isScriptedError,
@@ -15,6 +17,11 @@ import {
 export interface ScriptedServerOptions {
   /** One entry per request that passes the protocol checks, in order. */
   turns: readonly ScriptedTurn[];
+  /**
+   * Reports cache reads and writes in `usage` as `PromptCacheModel` estimates them from the
+   * request's breakpoints (a turn's own `usage` figures win). Off by default: usage is the script's.
+   */
+  promptCache?: boolean;
 }
 
 export interface RecordedRequest extends ScriptedRequest {
@@ -58,6 +65,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const problems: string[] = [];
   let received = 0;
   let next = 0;
+  const cache = options.promptCache ? new PromptCacheModel() : undefined;
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const index = received++;
@@ -99,6 +107,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         const message = violations.map((v) => (v.messageIndex >= 0 ? `messages.${v.messageIndex}: ${v.message}` : v.message)).join('\n');
         return send(400, errorBody('invalid_request_error', message));
       }
+      const feature = featureProblem(request.body);
+      if (feature) return send(400, errorBody('invalid_request_error', feature));
+      const cached = cache?.usage(request.body);
       const scripted = turns[next];
       if (scripted === undefined) return fail(`request ${index} arrived after the script's ${turns.length} turns were used.`);
       next += 1;
@@ -115,11 +126,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
           'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
         });
       }
+      const reply = cached ? { ...outcome, usage: { ...cached, ...outcome.usage } } : outcome;
       if (request.body.stream === true) {
-        await stream(res, message(outcome, request), outcome.stream ?? {}, index);
+        await stream(res, message(reply, request), outcome.stream ?? {}, index);
         return 200;
       }
-      return send(200, message(outcome, request));
+      return send(200, message(reply, request));
     }
   };
 
@@ -163,7 +175,7 @@ function message(reply: ScriptedReply, request: ScriptedRequest): Message {
     stop_reason: reply.stop_reason,
     stop_sequence: reply.stop_sequence ?? null,
     stop_details: null,
-    container: null,
+    container: reply.container ? { id: reply.container.id, expires_at: reply.container.expires_at ?? '2099-01-01T00:00:00Z', skills: null } : null,
     diagnostics: null,
     usage: {
       ...DEFAULT_USAGE,

@@ -39,7 +39,7 @@ export function scriptedStreamEvents(message: Message, options: Pick<StreamScrip
   events.push(
     {
       type: 'message_delta',
-      delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence, stop_details: null, container: null },
+      delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence, stop_details: null, container: message.container },
       usage: {
         output_tokens: message.usage.output_tokens,
         input_tokens: null,

@@ -8,6 +8,8 @@ export interface ScriptedReply {
   /** Default: 10 input and 10 output tokens. */
   usage?: Partial<Pick<Usage, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens'>>;
   stop_sequence?: string | null;
+  /** The code execution container the turn ran in (`container.id` of the message). */
+  container?: { id: string; expires_at?: string };
   /** How it streams when the request has `stream: true` (delays, a mid-stream error, a dropped connection). */
   stream?: StreamScript;
 }

@@ -117,6 +117,12 @@ describe('ToolContainer refuses a manifest that does not match the code', () => 
     ]);
   });
 
+  it('stale allowed_callers: the loops refuse callers by the definition, so it must match the decorators', () => {
+    const manifest = defineToolManifest([entry({ definition: { ...buscarPedidoDefinition, allowed_callers: ['code_execution_20250825'] } })]);
+    const error = constructionError(() => new ToolContainer({ manifest, providers: [new OrderTools()] }));
+    expect(error.problems).toEqual(['OrderTools.buscarPedido: manifest allowed_callers ["code_execution_20250825"], decorators say callers null']);
+  });
+
   it('a parameter whose kind changed', () => {
     const manifest = defineToolManifest([entry({ parameters: [{ kind: 'input' }, { kind: 'ctx' }] })]);
     const error = constructionError(() => new ToolContainer({ manifest, providers: [new OrderTools()] }));

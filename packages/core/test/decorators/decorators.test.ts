@@ -146,6 +146,21 @@ describe('decorator misuse fails at class definition with a message that says wh
     expect(message).toContain(`effect must be 'read' or 'write', got "delete"`);
   });
 
+  it('callers the API does not know, or none', () => {
+    for (const callers of [['code_execution'], []]) {
+      const message = define(() => {
+        class Bad {
+          @Tool({ callers: callers as never })
+          m() {
+            return 1;
+          }
+        }
+        return Bad;
+      });
+      expect(message).toContain(`callers must be a non-empty list of 'direct', 'code_execution_20250825', 'code_execution_20260120', 'code_execution_20260521', got ${JSON.stringify(callers)}.`);
+    }
+  });
+
   it('a read declared destructive', () => {
     const message = define(() => {
       class Bad {

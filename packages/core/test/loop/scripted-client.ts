@@ -7,8 +7,8 @@ export const MODEL = 'claude-haiku-5-5';
 const servers: ScriptedServer[] = [];
 
 /** A scripted server and a real SDK client pointed at it; closed (and checked) after each test. */
-export async function scripted(turns: ScriptedTurn[], maxRetries = 2): Promise<{ server: ScriptedServer; client: Anthropic }> {
-  const server = await startScriptedServer({ turns });
+export async function scripted(turns: ScriptedTurn[], maxRetries = 2, promptCache = false): Promise<{ server: ScriptedServer; client: Anthropic }> {
+  const server = await startScriptedServer({ turns, promptCache });
   servers.push(server);
   return { server, client: new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries }) };
 }

@@ -24,7 +24,8 @@ describe('pause_turn and server tools', () => {
       turn('end_turn', webSearchResult('srvtoolu_01', [{ url: 'https://loja.example/prazos', title: 'Prazos' }]), text(' O prazo é de 5 dias.')),
     ]);
 
-    const run = await runToolLoop({ client, model: MODEL, prompt: 'Qual o prazo?', tools: orders().tools, serverTools: [webSearch] });
+    // Without caching, so the resent turn is byte for byte what arrived (no moving breakpoint on it).
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Qual o prazo?', tools: orders().tools, serverTools: [webSearch], promptCaching: false });
 
     expect(run.stopReason).toBe('end_turn');
     expect(run.text).toBe('Vou pesquisar. O prazo é de 5 dias.');

@@ -100,6 +100,20 @@ test('only-results-after-unfinished-server-call: text next to the results while 
   expect(rules(messages)).toEqual(['only-results-after-unfinished-server-call']);
 });
 
+test('only-results-for-programmatic-calls: text next to the results of calls made from code, on any turn of the run', () => {
+  const fromCode = (id: string) => ({ ...call(id), caller: { type: 'code_execution_20250825' as const, tool_id: 's1' } });
+  // The second turn continues the code of the first: its server call is in an earlier message.
+  const messages = [
+    user('oi'),
+    assistant([serverCall('s1'), fromCode('t1')]),
+    user([result('t1')]),
+    assistant([fromCode('t2')]),
+    user([result('t2'), say('lembrete')]),
+  ];
+  expect(rules(messages)).toEqual(['only-results-for-programmatic-calls']);
+  expect(rules(messages.slice(0, 4).concat(user([result('t2')])))).toEqual([]);
+});
+
 test('tools-defined: a request with tool blocks must define tools', () => {
   const messages = [user('oi'), assistant([call('t1')]), user([result('t1')])];
   expect(checkRequest({ messages, tools: [] }).map((v) => v.rule)).toEqual(['tools-defined']);

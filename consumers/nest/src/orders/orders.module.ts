@@ -1,5 +1,0 @@
-import { Module } from '@nestjs/common';
-import { OrdersTools } from './orders.tools.js';
-
-@Module({ providers: [OrdersTools] })
-export class OrdersModule {}
