@@ -4,9 +4,11 @@ import {
   ToolContainer,
   resumeToolLoop,
   runToolLoop,
+  streamToolLoop,
   type AssistantContentBlock,
   type ExecuteOptions,
   type ToolLoopResult,
+  type ToolStream,
   type ToolReply,
 } from '@toolwright/core';
 import { discoverToolProviders } from './discover-tool-providers';
@@ -20,7 +22,7 @@ type ToolResultBlock = ToolReply['content'][number];
 
 /**
  * The application's tools, discovered among its providers: definitions for `messages.create`,
- * `execute` / `reply` for one assistant turn, and `run` for the whole conversation loop.
+ * `execute` / `reply` for one assistant turn, and `run` (or `stream`) for the whole conversation loop.
  */
 @Injectable()
 export class ToolsService<TAuth = unknown> implements OnModuleInit {
@@ -82,6 +84,17 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
     if (!store) throw new Error('ToolsService.resume() has no `store`: set it in ToolsModule.forRoot(...) or pass it to resume().');
     const secret = options.secret ?? this.options.secret;
     return resumeToolLoop({ ...this.options.runDefaults, ...options, client, model, store, tools: this.container, ...(secret && { secret }) } as Parameters<typeof resumeToolLoop<TAuth>>[0]);
+  }
+
+  /**
+   * `run()` as a stream (`streamToolLoop`): the same options and defaults, the events as they
+   * happen, and the same result in `result`. Throws at once when there is no client or model.
+   */
+  stream(options: ToolsRunOptions<TAuth>): ToolStream {
+    const { client, model } = this.clientAndModel('stream', options);
+    const store = options.store ?? this.options.store;
+    const secret = options.secret ?? this.options.secret;
+    return streamToolLoop({ ...this.options.runDefaults, ...options, client, model, tools: this.container, ...(store && { store }), ...(secret && { secret }) });
   }
 
   private clientAndModel(method: string, options: Pick<ToolsRunOptions<TAuth>, 'client' | 'model'>) {

@@ -73,3 +73,33 @@ describe('ToolsService.run', () => {
     );
   });
 });
+
+describe('ToolsService.stream', () => {
+  it('streams the same loop as run(), with the module client, model and defaults, the caller as ctx.auth', async () => {
+    const client = await scriptedClient(cancelTurns);
+    const tools = await startWith({ client, model: MODEL, runDefaults: { maxTokens: 512 } });
+
+    const stream = tools.stream({ prompt: 'Cancele o pedido A-1002', context: { auth: bruno } });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const run = await stream.result;
+
+    expect(run).toMatchObject({ stopReason: 'end_turn', text: 'Pedido A-1002 cancelado.', turns: 2 });
+    expect(run.messages[2]).toEqual({
+      role: 'user',
+      content: [expect.objectContaining({ tool_use_id: 'toolu_01', content: 'pedido A-1002 cancelado' })],
+    });
+    expect(types).toEqual(expect.arrayContaining(['turn_start', 'text_delta', 'tool_call', 'tool_start', 'tool_end', 'turn_end']));
+    expect(types.at(-1)).toBe('done');
+    expect(server!.requests[0].body).toMatchObject({ model: MODEL, max_tokens: 512, stream: true });
+  });
+
+  it('throws at once, saying what is missing, when neither the module nor the call gives a model', async () => {
+    const client = await scriptedClient([]);
+    const tools = await startWith({ client });
+
+    expect(() => tools.stream({ prompt: 'Oi' })).toThrow(
+      "ToolsService.stream() has no `model`: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to stream().",
+    );
+  });
+});

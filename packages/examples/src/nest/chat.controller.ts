@@ -3,15 +3,17 @@ import {
   Body,
   ConflictException,
   Controller,
+  Headers,
   HttpCode,
   NotFoundException,
   Param,
   Post,
   Req,
   Res,
+  StreamableFile,
   UseGuards,
 } from '@nestjs/common';
-import { DecisionError, RunClaimError, RunConflictError, type ToolLoopResult } from '@toolwright/core';
+import { DecisionError, RunClaimError, RunConflictError, toServerSentEvents, type ToolLoopResult } from '@toolwright/core';
 import { ToolsService } from '@toolwright/nest';
 import type { Session } from '../orders/session';
 import { SessionGuard, type AuthenticatedRequest } from './session.guard';
@@ -30,14 +32,24 @@ function answer(run: ToolLoopResult, response: { status(code: number): unknown }
 export class ChatController {
   constructor(private readonly tools: ToolsService<Session>) {}
 
-  /** One question, answered by the loop for the signed-in customer; 202 when a write waits for approval. */
+  /**
+   * One question, answered by the loop for the signed-in customer: JSON (202 when a write waits
+   * for approval), or the loop's events as Server-Sent Events when the client sends
+   * `Accept: text/event-stream`.
+   */
   @Post('chat')
   @HttpCode(200)
-  async chat(@Body() body: { message?: unknown }, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: { status(code: number): unknown }) {
+  async chat(
+    @Body() body: { message?: unknown },
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) response: { status(code: number): unknown },
+    @Headers('accept') accept?: string,
+  ) {
     if (typeof body?.message !== 'string' || body.message.length === 0) {
       throw new BadRequestException('send {"message": "<your question>"}');
     }
     // The identity comes from the guard; tools read it as ctx.auth.
+    if (accept?.includes('text/event-stream')) return this.streamChat(body.message, request.user);
     const run = await this.tools.run({ prompt: body.message, context: { auth: request.user } });
     return answer(run, response);
   }
@@ -60,6 +72,15 @@ export class ChatController {
     } catch (error) {
       throw httpError(error);
     }
+  }
+
+  /**
+   * A client that disconnects stops receiving, not the run: it goes on to the end, writes
+   * included, as it would for a JSON client that closed the tab mid-request.
+   */
+  private streamChat(message: string, user: Session): StreamableFile {
+    const stream = this.tools.stream({ prompt: message, context: { auth: user } });
+    return new StreamableFile(toServerSentEvents(stream), { type: 'text/event-stream' });
   }
 }
 

@@ -1,0 +1,158 @@
+import 'reflect-metadata';
+import Anthropic from '@anthropic-ai/sdk';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { ToolStreamEvent } from '@toolwright/core';
+import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
+import { OrdersRepository } from '../src/orders/orders.repository';
+import { AppModule } from '../src/nest/app.module';
+
+let server: ScriptedServer | undefined;
+let app: INestApplication | undefined;
+
+afterEach(async () => {
+  await app?.close();
+  await server?.close();
+  app = server = undefined;
+});
+
+async function startApp(turns: ScriptedTurn[]): Promise<string> {
+  server = await startScriptedServer({ turns });
+  const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5' }), { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+}
+
+function postChat(url: string, message: string, init: { accept?: string; signal?: AbortSignal } = {}) {
+  return fetch(`${url}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-customer-id': 'C-ana', ...(init.accept && { accept: init.accept }) },
+    body: JSON.stringify({ message }),
+    signal: init.signal,
+  });
+}
+
+interface Frame {
+  name: string;
+  event: ToolStreamEvent;
+  /** How many requests the scripted server had recorded when the client read this frame. */
+  requestsSoFar: number;
+}
+
+/** Reads the body chunk by chunk as it arrives, one frame per `event:`/`data:` pair; stops when `until` says so. */
+async function readFrames(response: Response, until: (frame: Frame) => boolean = () => false): Promise<Frame[]> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const frames: Frame[] = [];
+  let pending = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return frames;
+    pending += value;
+    let end: number;
+    while ((end = pending.indexOf('\n\n')) >= 0) {
+      const [nameLine, dataLine, ...rest] = pending.slice(0, end).split('\n');
+      pending = pending.slice(end + 2);
+      expect(rest).toEqual([]);
+      expect(nameLine).toMatch(/^event: /);
+      expect(dataLine).toMatch(/^data: /);
+      const frame = { name: nameLine.slice(7), event: JSON.parse(dataLine.slice(6)) as ToolStreamEvent, requestsSoFar: server!.requests.length };
+      frames.push(frame);
+      if (until(frame)) {
+        await reader.cancel();
+        return frames;
+      }
+    }
+  }
+}
+
+const position = (frames: Frame[], match: (event: ToolStreamEvent) => boolean) => frames.findIndex((f) => match(f.event));
+
+describe('POST /chat as Server-Sent Events', () => {
+  it('streams the events in order: text as it is written, an eager read before the message ends, done last', async () => {
+    const url = await startApp([
+      {
+        ...turn('tool_use', text('Vou consultar.'), toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' }), text('Um momento.')),
+        // The read is released when the block after it starts; the rest of the message takes 40 ms per event.
+        stream: { chunkChars: 4, delayMs: (event) => (event.type === 'content_block_delta' && event.index === 2 ? 40 : 5) },
+      },
+      { ...turn('end_turn', text('O pedido A-1001 foi enviado e chega até 20/10/2026.')), stream: { chunkChars: 6, delayMs: 5 } },
+    ]);
+
+    const response = await postChat(url, 'Onde está o pedido A-1001?', { accept: 'text/event-stream' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = await readFrames(response);
+    const events = frames.map((f) => f.event);
+
+    for (const frame of frames) expect(frame.name).toBe(frame.event.type);
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'end_turn', turns: 2, text: 'O pedido A-1001 foi enviado e chega até 20/10/2026.' });
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(1);
+    // The client read the first text before the loop had even sent the tool result back: a stream, not a buffered reply.
+    expect(frames.find((f) => f.event.type === 'text_delta')!.requestsSoFar).toBeLessThan(2);
+    expect(frames.at(-1)!.requestsSoFar).toBe(2);
+
+    const turnOne = events.filter((e) => 'turn' in e && e.turn === 1).map((e) => e.type);
+    expect(turnOne[0]).toBe('turn_start');
+    expect(turnOne.at(-1)).toBe('turn_end');
+    const toolStart = position(frames, (e) => e.type === 'tool_start');
+    expect(events[toolStart]).toMatchObject({ type: 'tool_start', turn: 1, toolUseId: 'toolu_01', toolName: 'buscar_pedido', effect: 'read', eager: true });
+    expect(position(frames, (e) => e.type === 'tool_call')).toBeLessThan(toolStart);
+    // Started while the model was still writing its message: before the last block's text arrived.
+    const lastDeltaOfMessage = events.map((e) => e.type === 'text_delta' && e.turn === 1 && e.index === 2).lastIndexOf(true);
+    expect(toolStart).toBeLessThan(lastDeltaOfMessage);
+    expect(events.filter((e) => e.type === 'text_delta' && e.turn === 1 && e.index === 2).map((e) => (e as { text: string }).text).join('')).toBe('Um momento.');
+    expect(position(frames, (e) => e.type === 'tool_end' && e.toolUseId === 'toolu_01')).toBeGreaterThan(toolStart);
+
+    const turnTwoStart = position(frames, (e) => e.type === 'turn_start' && e.turn === 2);
+    expect(turnTwoStart).toBeGreaterThan(position(frames, (e) => e.type === 'turn_end' && e.turn === 1));
+    const finalText = events.filter((e) => e.type === 'text_delta' && e.turn === 2).map((e) => (e as { text: string }).text);
+    expect(finalText.length).toBeGreaterThan(1);
+    expect(finalText.join('')).toBe('O pedido A-1001 foi enviado e chega até 20/10/2026.');
+    expect(position(frames, (e) => e.type === 'text_delta' && e.turn === 2)).toBeGreaterThan(turnTwoStart);
+
+    // The conversation the loop sent back is valid, with the read's result answering its call.
+    const resent = server!.requests[1].body.messages;
+    expect(checkTranscript(resent)).toEqual([]);
+    expect(resent.at(-1)).toEqual({
+      role: 'user',
+      // objectContaining: the loop also moves its prompt-cache breakpoint onto the last result.
+      content: [expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_01', content: '{"status":"enviado","previsao":"2026-10-20"}' })],
+    });
+  });
+
+  it('answers JSON as before when the client does not ask for a stream', async () => {
+    const url = await startApp([turn('end_turn', text('Olá!'))]);
+    const response = await postChat(url, 'Oi', { accept: 'application/json' });
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ text: 'Olá!', stopReason: 'end_turn', turns: 1 });
+    expect(server!.requests[0].body.stream).toBeUndefined();
+  });
+
+  it('a client that disconnects mid-stream does not change what runs: the write is committed and the loop finishes', async () => {
+    let finished!: () => void;
+    const secondRequest = new Promise<void>((resolve) => (finished = resolve));
+    const url = await startApp([
+      {
+        ...turn('tool_use', text('Vou cancelar o pedido A-1001.'), toolUse('toolu_02', 'cancelar_pedido', { numero: 'A-1001' })),
+        stream: { chunkChars: 3, delayMs: 15 },
+      },
+      (request) => {
+        finished();
+        const last = request.body.messages.at(-1)!;
+        expect(checkTranscript(request.body.messages)).toEqual([]);
+        expect(last.content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_02' })]);
+        return turn('end_turn', text('Pedido A-1001 cancelado.'));
+      },
+    ]);
+
+    const response = await postChat(url, 'Cancele o A-1001', { accept: 'text/event-stream' });
+    const frames = await readFrames(response, (frame) => frame.event.type === 'text_delta');
+    expect(frames.at(-1)!.event.type).toBe('text_delta');
+    expect(frames.some((f) => f.event.type === 'tool_start')).toBe(false);
+
+    await secondRequest;
+    expect((await app!.get(OrdersRepository).find('A-1001'))?.status).toBe('cancelado');
+    expect(server!.requests).toHaveLength(2);
+  });
+});
