@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { ToolStreamEvent } from '@toolwright/core';
+import { InMemoryRunStore, type ToolStreamEvent } from '@toolwright/core';
 import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
 import { AppModule } from '../src/nest/app.module';
@@ -19,7 +19,7 @@ afterEach(async () => {
 async function startApp(turns: ScriptedTurn[]): Promise<string> {
   server = await startScriptedServer({ turns });
   const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
-  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5' }), { logger: false });
+  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', approval: 'none', store: new InMemoryRunStore() }), { logger: false });
   await app.listen(0, '127.0.0.1');
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
