@@ -62,7 +62,8 @@ install() {
   local dir="$1" log="$2"
   if [ "$(manager "$dir")" = pnpm ]; then
     if [ "$update" -eq 1 ]; then
-      (cd "$dir" && step "$log" pnpm install --ignore-workspace --no-frozen-lockfile --prefer-offline)
+      # Without the old lockfile: pnpm would keep the dependencies it recorded for a tarball.
+      (cd "$dir" && rm -f pnpm-lock.yaml && step "$log" pnpm install --ignore-workspace --no-frozen-lockfile --prefer-offline)
     else
       (cd "$dir" && step "$log" pnpm install --ignore-workspace --frozen-lockfile --prefer-offline)
     fi
