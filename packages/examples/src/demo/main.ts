@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
-import { ToolContainer, checkTranscript, runToolLoop, type ToolLogger, type ToolLoopEvent } from '@toolwright/core';
+import { ToolContainer, runToolLoop, type ToolLogger, type ToolLoopEvent } from '@toolwright/core';
 import { startScriptedServer, type ScriptedServer } from '@toolwright/core/testing';
 import { OrdersRepository } from '../orders/orders.repository';
 import { OrdersTools } from '../orders/orders.tools';
 import type { Session } from '../orders/session';
 import { toolManifest } from '../tools.generated';
-import { printCalls, printTimeline, printTranscript } from './print';
+import { printCalls, printTimeline, reportTranscript } from './print';
 import { scenarios, type Scenario } from './scenarios';
 import { runStreamingScenario } from './streaming';
 import { runApprovalScenario } from './approval';
@@ -55,11 +55,9 @@ async function runScenario(scenario: Scenario): Promise<boolean> {
     if (server?.requests.some((r) => r.status !== 200)) {
       console.log(`  HTTP statuses of the scripted API: ${server.requests.map((r) => r.status).join(', ')} (the SDK retried)`);
     }
-    printTranscript(run.messages);
-    const violations = checkTranscript(run.messages);
-    for (const v of violations) console.log(`  PROTOCOL VIOLATION at messages.${v.messageIndex}: ${v.message}`);
+    const kept = reportTranscript(run.messages);
     await server?.close();
-    return violations.length === 0;
+    return kept;
   } catch (error) {
     console.log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
     await server?.close().catch((closeError: unknown) => console.log(`  ${String(closeError)}`));

@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolLoopEvent } from '@toolwright/core';
+import { checkTranscript, type ToolLoopEvent } from '@toolwright/core';
 
 type CallEvent = Extract<ToolLoopEvent, { type: 'call_start' | 'call_end' | 'call_skipped' }>;
 
@@ -56,4 +56,12 @@ function describeResult(block: ToolResultBlockParam): string {
   const content = typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
   const mark = block.is_error ? ', is_error' : '';
   return `tool_result(${block.tool_use_id}${mark}) -> ${content.replace(/\s+/g, ' ').slice(0, 60)}`;
+}
+
+/** The transcript, then every protocol rule it breaks; `true` when it breaks none. */
+export function reportTranscript(messages: readonly MessageParam[]): boolean {
+  printTranscript(messages);
+  const violations = checkTranscript(messages);
+  for (const v of violations) console.log(`  PROTOCOL VIOLATION at messages.${v.messageIndex}: ${v.message}`);
+  return violations.length === 0;
 }

@@ -1,11 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { ToolContainer, checkTranscript, streamToolLoop, type ToolLogger, type ToolStreamEvent } from '@toolwright/core';
+import { ToolContainer, streamToolLoop, type ToolLogger, type ToolStreamEvent } from '@toolwright/core';
 import { startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedStreamEvent } from '@toolwright/core/testing';
 import { OrdersRepository } from '../orders/orders.repository';
 import { OrdersTools } from '../orders/orders.tools';
 import type { Session } from '../orders/session';
 import { toolManifest } from '../tools.generated';
-import { printTranscript } from './print';
+import { reportTranscript } from './print';
 
 const PROMPT = 'Como estão meus pedidos A-1001 e A-1002? Se o A-1001 ainda não chegou, cancele.';
 const ana: Session = { customerId: 'C-ana' };
@@ -76,11 +76,9 @@ export async function runStreamingScenario(options: { realApi: boolean; model: s
     printStreamTimeline(events, messageComplete);
     console.log(`resposta final: ${run.text}`);
     console.log(`  stopReason: ${run.stopReason}, turns: ${run.turns}`);
-    printTranscript(run.messages);
-    const violations = checkTranscript(run.messages);
-    for (const v of violations) console.log(`  PROTOCOL VIOLATION at messages.${v.messageIndex}: ${v.message}`);
+    const kept = reportTranscript(run.messages);
     await server?.close();
-    return violations.length === 0;
+    return kept;
   } catch (error) {
     console.log(`  FAILED: ${error instanceof Error ? error.message : String(error)}`);
     await server?.close().catch(() => undefined);
