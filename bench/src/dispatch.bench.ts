@@ -1,6 +1,7 @@
 // Dispatch cost per call of the lesson's `buscar_pedido`: a bare method call, the validation
 // pipeline before (class-transformer + class-validator) and after (limits → schema check →
-// instance → class-validator), `ToolContainer.execute`, and the Anthropic SDK's zod tool path.
+// instance → class-validator), `ToolContainer.execute`, the Anthropic SDK's zod tool path, and
+// the rivals a user would weigh (bench/src/rivals/): the AI SDK's zod `tool()` and typia.
 // Then the cold start of the schema check: compiled on a tool's first call, or at build time.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ import { runNode } from './lib/child';
 import { PROBES_DIR, WORK_DIR } from './lib/paths';
 import { median, timeMs } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+import { aiSdkToolPath } from './rivals/ai-sdk-tool';
+import { typiaValidatePath } from './rivals/typia-validate';
 
 const CALLS = isCi ? 500 : 100_000;
 const ROUNDS = isCi ? 1 : 5;
@@ -75,6 +78,8 @@ const contract = { name: entry.definition.name, definition: entry.definition, in
 const OURS = 'ToolContainer.execute';
 const BEFORE = 'before: limits + class-transformer plainToInstance + class-validator validate';
 const AFTER = 'after: validateInput (limits → schema check → instance → class-validator)';
+const aiSdk = aiSdkToolPath(tools);
+const typia = typiaValidatePath(tools);
 const paths: DispatchPath[] = [
   { label: 'bare method call (floor)', call: (input) => tools.buscarPedido(input.numero) },
   {
@@ -97,6 +102,8 @@ const paths: DispatchPath[] = [
   },
   { label: OURS, call: async (input) => (await container.execute([toolUse(input)]))[0] },
   { label: 'SDK betaZodTool parse + run (as its tool runner)', call: runZodTool },
+  aiSdk,
+  typia,
 ];
 
 async function callMany(path: DispatchPath, input: Input, calls: number): Promise<void> {
@@ -125,10 +132,12 @@ async function measure(): Promise<Map<string, { valid: number; invalid: number }
 async function errorTexts(): Promise<Array<{ label: string; text: string }>> {
   const [ours] = await container.execute([toolUse(INVALID)]);
   const sdk = await runZodTool(INVALID);
-  if (!ours.is_error || !sdk.is_error) throw new Error('an invalid input was accepted; the benchmark input is wrong');
+  const rivals = await Promise.all([aiSdk, typia].map(async (rival) => ({ label: rival.label, result: await rival.call(INVALID) })));
+  if (!ours.is_error || !sdk.is_error || rivals.some((r) => !r.result.is_error)) throw new Error('an invalid input was accepted; the benchmark input is wrong');
   return [
     { label: OURS, text: String(ours.content) },
     { label: 'SDK betaZodTool (zod message)', text: String(sdk.content) },
+    ...rivals.map((r) => ({ label: r.label, text: r.result.content })),
   ];
 }
 
@@ -195,7 +204,11 @@ async function main(): Promise<void> {
       '',
       markdownTable(['path', 'characters'], texts.map((t) => [t.label, String(t.text.length)])),
       '',
-      ...texts.flatMap((t) => [`${t.label}:`, '', '```text', t.text, '```', '']),
+      // A fence longer than any backtick run in the text: typia's feedback is itself a fenced block.
+      ...texts.flatMap((t) => {
+        const fence = '`'.repeat(Math.max(3, ...(t.text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+        return [`${t.label}:`, '', `${fence}text`, t.text, fence, ''];
+      }),
     ].join('\n'),
   );
 }
