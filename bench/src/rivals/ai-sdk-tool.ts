@@ -1,9 +1,10 @@
 // The Vercel AI SDK's `tool()` with a zod schema, called the way `generateText` calls it for one
-// tool call (ai 7.0.173, @ai-sdk/anthropic as the provider). The functions that do it
-// (`doParseToolCall`, `executeToolCall`, `createToolModelOutput`) are not exported, so this
-// calls what they call, in their order:
-//   1. the provider hands the block's input over as text (`input: JSON.stringify(part.input)`),
-//      and `doParseToolCall` checks it with `safeParseJSON({ text, schema: asSchema(inputSchema) })`
+// tool call (ai 7.0.173, whose zod peer range ^3.25.76 || ^4.1.8 takes bench's zod 4, with
+// @ai-sdk/anthropic as the provider). The functions that do it (`doParseToolCall`,
+// `executeToolCall`, `createToolModelOutput`) are not exported, so this calls what they call, in
+// their order:
+//   1. the provider hands the block's input over as text (`input: JSON.stringify(part.input)`;
+//      every AI SDK tool call pays it, so this row does too), and `doParseToolCall` checks it with `safeParseJSON({ text, schema: asSchema(inputSchema) })`
 //      (secure JSON parse, then `safeValidateTypes`, then zod's parse);
 //   2. a failed check becomes an `InvalidToolInputError`; `generateText` turns it into a
 //      tool-error whose text is `getErrorMessage(error)`, sent back as an `error-text` result;
@@ -15,7 +16,7 @@
 import { InvalidToolInputError, tool } from 'ai';
 import { asSchema, executeTool, getErrorMessage, safeParseJSON } from '@ai-sdk/provider-utils';
 import * as z from 'zod';
-import { BUSCAR_PEDIDO_DESCRIPTION, NUMERO_DESCRIPTION, NUMERO_PATTERN, OrderLookupTools } from '../fixtures/order-lookup.tools';
+import { BUSCAR_PEDIDO_DESCRIPTION, NUMERO_DESCRIPTION, NUMERO_PATTERN, type OrderLookupTools } from '../fixtures/order-lookup.tools';
 import type { RivalPath } from './rival-path';
 
 export const AI_SDK_LABEL = 'AI SDK tool() + zod: safeParseJSON + executeTool (as generateText)';
@@ -29,13 +30,13 @@ export function aiSdkToolPath(tools: OrderLookupTools): RivalPath {
     inputSchema: z.object({ numero: z.string().regex(NUMERO_PATTERN).describe(NUMERO_DESCRIPTION) }),
     execute: async ({ numero }) => tools.buscarPedido(numero),
   });
-  const schema = asSchema(buscarPedido.inputSchema);
 
   return {
     label: AI_SDK_LABEL,
     call: async (input) => {
       const text = JSON.stringify(input);
-      const parsed = await safeParseJSON({ text, schema });
+      // Per call, as doParseToolCall does: asSchema wraps the zod schema anew each time.
+      const parsed = await safeParseJSON({ text, schema: asSchema(buscarPedido.inputSchema) });
       if (!parsed.success) {
         const error = new InvalidToolInputError({ toolName: TOOL_NAME, toolInput: text, cause: parsed.error });
         return { type: 'tool_result', tool_use_id: TOOL_CALL_ID, content: getErrorMessage(error), is_error: true };
