@@ -4,8 +4,9 @@
 // `executeToolCall`, `createToolModelOutput`) are not exported, so this calls what they call, in
 // their order:
 //   1. the provider hands the block's input over as text (`input: JSON.stringify(part.input)`;
-//      every AI SDK tool call pays it, so this row does too), and `doParseToolCall` checks it with `safeParseJSON({ text, schema: asSchema(inputSchema) })`
-//      (secure JSON parse, then `safeValidateTypes`, then zod's parse);
+//      every AI SDK tool call pays it, so this row does too), and `doParseToolCall` checks it
+//      with `safeParseJSON({ text, schema: asSchema(inputSchema) })` (secure JSON parse, then
+//      `safeValidateTypes`, then zod's parse);
 //   2. a failed check becomes an `InvalidToolInputError`; `generateText` turns it into a
 //      tool-error whose text is `getErrorMessage(error)`, sent back as an `error-text` result;
 //   3. a valid call goes through `executeTool` (the async generator `executeToolCall` drains),
