@@ -36,6 +36,20 @@ describe('decisions', () => {
     });
   });
 
+  it('refuses another owner, or none, before anything else about the run', () => {
+    const owned = pausedRun(['toolu_a'], 'run_1', 'C-ana');
+    const right = { toolu_a: { approve: true } };
+    expect(checkDecisions('run_1', owned, right, 'C-ana')).toHaveLength(1);
+    for (const [state, decisions, owner] of [[owned, right, 'C-bob'], [owned, right, undefined], [{ ...owned, status: 'finished' as const, pending: [] }, right, 'C-bob'], [owned, 'not decisions', 'C-bob']] as const) {
+      try {
+        checkDecisions('run_1', state, decisions, owner);
+        throw new Error('checkDecisions accepted them');
+      } catch (error) {
+        expect(error).toMatchObject({ name: 'DecisionError', problem: 'not_owner', runId: 'run_1', toolUseIds: [] });
+      }
+    }
+  });
+
   it('refuses a finished run', () => {
     expect(refusal({ ...run, status: 'finished', pending: [] }, {})).toMatchObject({
       problem: 'finished_run',
