@@ -1,4 +1,4 @@
-import { DecisionError, checkDecisions } from '@toolwright/core';
+import { DecisionError, checkDecisions, type RunState } from '@toolwright/core';
 import { pausedRun } from './run-states';
 
 const refusal = (run: Parameters<typeof checkDecisions>[1], decisions: unknown) => {
@@ -40,7 +40,9 @@ describe('decisions', () => {
     const owned = pausedRun(['toolu_a'], 'run_1', 'C-ana');
     const right = { toolu_a: { approve: true } };
     expect(checkDecisions('run_1', owned, right, 'C-ana')).toHaveLength(1);
-    for (const [state, decisions, owner] of [[owned, right, 'C-bob'], [owned, right, undefined], [{ ...owned, status: 'finished' as const, pending: [] }, right, 'C-bob'], [owned, 'not decisions', 'C-bob']] as const) {
+    const finished: RunState = { ...owned, status: 'finished', pending: [] };
+    const cases: Array<[RunState, unknown, string | undefined]> = [[owned, right, 'C-bob'], [owned, right, undefined], [finished, right, 'C-bob'], [owned, 'not decisions', 'C-bob']];
+    for (const [state, decisions, owner] of cases) {
       try {
         checkDecisions('run_1', state, decisions, owner);
         throw new Error('checkDecisions accepted them');
