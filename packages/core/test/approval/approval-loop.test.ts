@@ -30,6 +30,15 @@ const batch = turn(
   toolUse('toolu_note', 'note', { order: 'A-1001' }),
 );
 
+/** `batch` run under approval: 'writes' in a fresh store: paused on the refund, ready to resume. */
+async function pausedRefund(options: { owner?: string; secret?: string } = {}) {
+  const { provider, tools } = refundTools('writes');
+  const store = new InMemoryRunStore();
+  const client = replayClient(script(batch));
+  const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001', ...options });
+  return { provider, tools, store, client, paused };
+}
+
 describe('approval: pause', () => {
   it("pauses a batch with a write under approval: 'writes', runs nothing of it, and saves the run", async () => {
     const { provider, tools } = refundTools('writes');
@@ -106,10 +115,7 @@ describe('approval: pause', () => {
 
 describe('approval: resume', () => {
   it('runs an approved batch in order once, journals it, and finishes the run; a second resume runs nothing', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
 
     expect(done.stopReason).toBe('end_turn');
@@ -130,10 +136,7 @@ describe('approval: resume', () => {
   });
 
   it('answers a denied call "Denied by the user" with the reason and halts the calls after it', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: false, reason: 'over the limit' } } });
 
     const answers = answersById(done.messages);
@@ -144,10 +147,7 @@ describe('approval: resume', () => {
   });
 
   it('refuses unknown runs, missing and extra decisions, and malformed ones, with the ids at fault', async () => {
-    const { tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { tools, store, client, paused } = await pausedRefund();
     const resume = (runId: string, decisions: unknown) => resumeToolLoop({ client, model: MODEL, tools, store, runId, decisions: decisions as never });
 
     await expect(resume('nope', {})).rejects.toMatchObject({ problem: 'unknown_run' });
@@ -158,10 +158,7 @@ describe('approval: resume', () => {
   });
 
   it('lets exactly one of two concurrent resumes run the batch; the other gets a claim error', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const decisions = { toolu_refund: { approve: true } };
     const outcomes = await Promise.allSettled([
       resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions }),
@@ -226,10 +223,7 @@ async function eventsOf(stream: ToolStream): Promise<ToolStreamEvent[]> {
 
 describe('approval: streamed resume', () => {
   it('streams the approved batch and the next turn with the same result as resumeToolLoop, done last', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
     const events = await eventsOf(stream);
     const done = await stream.result;
@@ -268,10 +262,7 @@ describe('approval: streamed resume', () => {
   });
 
   it('refuses, by rejecting before any stream exists, everything resumeToolLoop refuses; nothing runs and the run stays pending', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, secret: SECRET, owner: 'C-ana', prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund({ secret: SECRET, owner: 'C-ana' });
     const base = { client, model: MODEL, tools, store, owner: 'C-ana' };
     const decisions = { toolu_refund: { approve: true } };
     const changed = structuredClone(paused.signedState!);
@@ -296,10 +287,7 @@ describe('approval: streamed resume', () => {
   });
 
   it('stops on abort(): the approved calls are answered "Not executed", the run ends aborted and finished', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
     stream.abort();
     const events = await eventsOf(stream);
@@ -316,10 +304,7 @@ describe('approval: streamed resume', () => {
 
 describe('approval: the run\'s owner', () => {
   it('saves the owner with the run and refuses any other, or none, before the finished or pending checks', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, owner: 'C-ana', prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund({ owner: 'C-ana' });
     expect((await store.load(paused.runId!))?.state.owner).toBe('C-ana');
     const resume = (owner: string | undefined, decisions: unknown) =>
       resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: decisions as never, ...(owner !== undefined && { owner }) });
