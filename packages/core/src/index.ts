@@ -23,7 +23,7 @@ export { consoleLogger, type ToolContext, type ToolLogger } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
 export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
-export { resumeToolLoop, type ResumeToolLoopOptions } from './loop/resume-tool-loop';
+export { resumeToolLoop, streamResumeToolLoop, type ResumeToolLoopOptions } from './loop/resume-tool-loop';
 export type { ToolLoopOptions, ToolLoopResult, PassThroughParams } from './loop/loop-options';
 export type { MessagesClient, MessagesRequestOptions } from './loop/messages-client';
 export type { ToolStreamEvent, StreamedEffect } from './loop/stream-events';

@@ -10,7 +10,8 @@ import { OrdersRepository } from '../src/orders/orders.repository';
 import { AppModule } from '../src/nest/app.module';
 
 // The approval flow of the example app on its default store (PGlite on disk), restarted between
-// the customer's request and their decision, as a deploy or a crash would.
+// the customer's request and their decision, as a deploy or a crash would; a run is decided
+// only by the customer who started it.
 
 const dataDir = mkdtempSync(join(tmpdir(), 'toolwright-nest-approval-'));
 let server: ScriptedServer;
@@ -30,13 +31,13 @@ async function startApp(orders: OrdersRepository): Promise<string> {
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
-async function post(url: string, body: unknown) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-customer-id': 'C-ana' }, body: JSON.stringify(body) });
+async function post(url: string, body: unknown, customer = 'C-ana') {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-customer-id': customer }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 describe('the NestJS example app: approval across a restart', () => {
-  it('answers 202 with the pending cancellation, and after a restart runs the approved write exactly once', async () => {
+  it('answers 202 with the pending cancellation, and after a restart runs the approved write exactly once, for its customer only', async () => {
     server = await startScriptedServer({
       turns: [
         turn('tool_use', toolUse('toolu_read', 'buscar_pedido', { numero: 'A-1001' }), toolUse('toolu_cancel', 'cancelar_pedido', { numero: 'A-1001' })),
@@ -60,6 +61,14 @@ describe('the NestJS example app: approval across a restart', () => {
     url = await startApp(orders);
 
     const decisions = { toolu_cancel: { approve: true } };
+    // Another customer who has the run id is told what an unknown run id gets, and nothing runs.
+    const stranger = await post(`${url}/runs/${asked.body.runId}/decisions`, { decisions }, 'C-bruno');
+    const unknown = await post(`${url}/runs/no-such-run/decisions`, { decisions }, 'C-bruno');
+    expect(stranger).toEqual({ status: 404, body: { statusCode: 404, error: 'Not Found', message: `There is no run ${JSON.stringify(asked.body.runId)} for this customer.` } });
+    expect(unknown).toEqual({ status: 404, body: { ...stranger.body, message: 'There is no run "no-such-run" for this customer.' } });
+    expect(orders.cancellations).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+
     const decided = await post(`${url}/runs/${asked.body.runId}/decisions`, { decisions });
     expect(decided).toEqual({ status: 200, body: { text: 'Pedido A-1001 cancelado.', stopReason: 'end_turn', turns: 2 } });
     expect(orders.cancellations).toEqual(['A-1001']);
@@ -79,8 +88,7 @@ describe('the NestJS example app: approval across a restart', () => {
     expect(repeated.body.message).toMatch(/is finished/);
     expect(orders.cancellations).toEqual(['A-1001']);
     expect(server.requests).toHaveLength(2);
-
-    const unknown = await post(`${url}/runs/no-such-run/decisions`, { decisions });
-    expect(unknown.status).toBe(404);
+    // Nor does the finished run tell another customer that it exists.
+    expect((await post(`${url}/runs/${asked.body.runId}/decisions`, { decisions }, 'C-bruno')).status).toBe(404);
   }, 180_000);
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { InMemoryRunStore, type ToolStreamEvent } from '@toolwright/core';
+import { InMemoryRunStore, type ApprovalPolicy, type ToolStreamEvent } from '@toolwright/core';
 import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
 import { AppModule } from '../src/nest/app.module';
@@ -16,20 +16,23 @@ afterEach(async () => {
   app = server = undefined;
 });
 
-async function startApp(turns: ScriptedTurn[]): Promise<string> {
+async function startApp(turns: ScriptedTurn[], approval: ApprovalPolicy = 'none'): Promise<string> {
   server = await startScriptedServer({ turns });
   const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
-  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', approval: 'none', store: new InMemoryRunStore() }), { logger: false });
+  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', approval, store: new InMemoryRunStore() }), { logger: false });
   await app.listen(0, '127.0.0.1');
   return (await app.getUrl()).replace('[::1]', '127.0.0.1');
 }
 
-function postChat(url: string, message: string, init: { accept?: string; signal?: AbortSignal } = {}) {
-  return fetch(`${url}/chat`, {
+function postChat(url: string, message: string, init: { accept?: string } = {}) {
+  return post(`${url}/chat`, { message }, init);
+}
+
+function post(url: string, body: unknown, init: { accept?: string; customer?: string } = {}) {
+  return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-customer-id': 'C-ana', ...(init.accept && { accept: init.accept }) },
-    body: JSON.stringify({ message }),
-    signal: init.signal,
+    headers: { 'content-type': 'application/json', 'x-customer-id': init.customer ?? 'C-ana', ...(init.accept && { accept: init.accept }) },
+    body: JSON.stringify(body),
   });
 }
 
@@ -153,6 +156,76 @@ describe('POST /chat as Server-Sent Events', () => {
 
     await secondRequest;
     expect((await app!.get(OrdersRepository).find('A-1001'))?.status).toBe('cancelado');
+    expect(server!.requests).toHaveLength(2);
+  });
+});
+
+describe('POST /runs/:id/decisions as Server-Sent Events', () => {
+  const SSE = 'text/event-stream';
+
+  it('streams the resumed run after a streamed pause; refusals stay HTTP statuses, another customer gets 404', async () => {
+    let clientReadToolEnd!: () => void;
+    const toolEndRead = new Promise<void>((resolve) => (clientReadToolEnd = resolve));
+    const url = await startApp(
+      [
+        turn('tool_use', text('Vou cancelar o pedido A-1001.'), toolUse('toolu_02', 'cancelar_pedido', { numero: 'A-1001' })),
+        // The model answers only once the client has read the write's tool_end: the events reach it while the run goes on.
+        async () => {
+          await toolEndRead;
+          return { ...turn('end_turn', text('Pedido A-1001 cancelado.')), stream: { chunkChars: 4, delayMs: 5 } };
+        },
+      ],
+      'writes',
+    );
+    const orders = app!.get(OrdersRepository);
+
+    const paused = await readFrames(await postChat(url, 'Cancele o A-1001', { accept: SSE }));
+    const asked = paused.at(-2)!.event;
+    expect(asked).toMatchObject({ type: 'approval_required', pending: [{ toolUseId: 'toolu_02', toolName: 'cancelar_pedido' }] });
+    expect(paused.at(-1)!.event).toMatchObject({ type: 'done', stopReason: 'approval_required' });
+    const runId = (asked as { runId: string }).runId;
+    const decide = (decisions: unknown, customer?: string) => post(`${url}/runs/${runId}/decisions`, { decisions }, { accept: SSE, customer });
+
+    const stranger = await decide({ toolu_02: { approve: true } }, 'C-bruno');
+    expect(stranger.status).toBe(404);
+    expect(stranger.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await stranger.json()).toMatchObject({ message: `There is no run ${JSON.stringify(runId)} for this customer.` });
+    const wrong = await decide({ toolu_99: { approve: true } });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ message: expect.stringContaining('has no pending call "toolu_99"') });
+    expect(orders.cancellations).toEqual([]);
+    expect(server!.requests).toHaveLength(1);
+
+    const response = await decide({ toolu_02: { approve: true } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const frames = await readFrames(response, (frame) => {
+      if (frame.event.type === 'tool_end') clientReadToolEnd();
+      return false;
+    });
+    const events = frames.map((f) => f.event);
+    for (const frame of frames) expect(frame.name).toBe(frame.event.type);
+    // The paused batch first, answered in turn 1 where the model asked for it; then the next request.
+    expect(events.slice(0, 4)).toEqual([
+      expect.objectContaining({ type: 'tool_call', turn: 1, call: expect.objectContaining({ id: 'toolu_02' }) }),
+      expect.objectContaining({ type: 'tool_start', turn: 1, toolUseId: 'toolu_02', effect: 'write', eager: false }),
+      expect.objectContaining({ type: 'tool_end', turn: 1, toolUseId: 'toolu_02', outcome: 'ok', isError: false }),
+      expect.objectContaining({ type: 'turn_start', turn: 2 }),
+    ]);
+    const finalText = events.filter((e) => e.type === 'text_delta' && e.turn === 2).map((e) => (e as { text: string }).text);
+    expect(finalText.length).toBeGreaterThan(1);
+    expect(finalText.join('')).toBe('Pedido A-1001 cancelado.');
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'end_turn', turns: 2, text: 'Pedido A-1001 cancelado.' });
+    expect(orders.cancellations).toEqual(['A-1001']);
+    const resent = server!.requests[1].body.messages;
+    expect(checkTranscript(resent)).toEqual([]);
+    expect(resent.at(-1)!.content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_02' })]);
+
+    // The same decision again: 409 before any stream, and nothing runs.
+    const repeated = await decide({ toolu_02: { approve: true } });
+    expect(repeated.status).toBe(409);
+    expect(await repeated.json()).toMatchObject({ message: expect.stringMatching(/is finished/) });
+    expect(orders.cancellations).toEqual(['A-1001']);
     expect(server!.requests).toHaveLength(2);
   });
 });

@@ -17,7 +17,7 @@ export interface ToolsModuleOptions extends Omit<ToolContainerOptions, 'provider
   /** Defaults for `run()`. A key given to `run()` replaces the module's value as a whole (`budget`, `params` included). */
   runDefaults?: ToolsRunDefaults;
   /**
-   * Where `run()` and `resume()` keep runs and the result journal: approval pauses, and no call
+   * Where `run()`, `resume()` and their streamed forms keep runs and the result journal: approval pauses, and no call
    * runs twice across restarts and instances (`PostgresRunStore` from `@toolwright/pg-store`).
    */
   store?: RunStore;
@@ -34,8 +34,8 @@ export type ToolsRunOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>, 'too
   Partial<Pick<ToolLoopOptions<TAuth>, 'client' | 'model'>>;
 
 /**
- * `ToolsService.resume(...)`: `resumeToolLoop`'s options, with the module's container, client,
- * model, defaults and store unless given here.
+ * `ToolsService.resume(...)` and `streamResume(...)`: `resumeToolLoop`'s options, with the
+ * module's container, client, model, defaults and store unless given here.
  */
 export type ToolsResumeOptions<TAuth = unknown> = DistributiveOmit<ResumeToolLoopOptions<TAuth>, 'tools' | 'client' | 'model' | 'store'> &
   Partial<Pick<ResumeToolLoopOptions<TAuth>, 'client' | 'model' | 'store'>>;

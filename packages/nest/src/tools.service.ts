@@ -4,9 +4,11 @@ import {
   ToolContainer,
   resumeToolLoop,
   runToolLoop,
+  streamResumeToolLoop,
   streamToolLoop,
   type AssistantContentBlock,
   type ExecuteOptions,
+  type ResumeToolLoopOptions,
   type ToolLoopResult,
   type ToolStream,
   type ToolReply,
@@ -22,7 +24,8 @@ type ToolResultBlock = ToolReply['content'][number];
 
 /**
  * The application's tools, discovered among its providers: definitions for `messages.create`,
- * `execute` / `reply` for one assistant turn, and `run` (or `stream`) for the whole conversation loop.
+ * `execute` / `reply` for one assistant turn, `run` (or `stream`) for the whole conversation loop,
+ * and `resume` (or `streamResume`) for a run that paused for approval.
  */
 @Injectable()
 export class ToolsService<TAuth = unknown> implements OnModuleInit {
@@ -76,14 +79,19 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
 
   /**
    * Continues a run that paused for approval (`resumeToolLoop`) with a person's decisions, over
-   * the module's tools, client, model, defaults and store unless the call gives its own.
+   * the module's tools, client, model, defaults and store unless the call gives its own. Pass
+   * the request's user as `context.auth`, and as `owner` when runs are started with one.
    */
   async resume(options: ToolsResumeOptions<TAuth>): Promise<ToolLoopResult> {
-    const { client, model } = this.clientAndModel('resume', options);
-    const store = options.store ?? this.options.store;
-    if (!store) throw new Error('ToolsService.resume() has no `store`: set it in ToolsModule.forRoot(...) or pass it to resume().');
-    const secret = options.secret ?? this.options.secret;
-    return resumeToolLoop({ ...this.options.runDefaults, ...options, client, model, store, tools: this.container, ...(secret && { secret }) } as Parameters<typeof resumeToolLoop<TAuth>>[0]);
+    return resumeToolLoop(this.resumeOptions('resume', options));
+  }
+
+  /**
+   * `resume()` as a stream (`streamResumeToolLoop`), as `stream()` is `run()`: resolves with the
+   * stream once the run is claimed, and rejects with every refusal `resume()` has, before any event.
+   */
+  async streamResume(options: ToolsResumeOptions<TAuth>): Promise<ToolStream> {
+    return streamResumeToolLoop(this.resumeOptions('streamResume', options));
   }
 
   /**
@@ -95,6 +103,14 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
     const store = options.store ?? this.options.store;
     const secret = options.secret ?? this.options.secret;
     return streamToolLoop({ ...this.options.runDefaults, ...options, client, model, tools: this.container, ...(store && { store }), ...(secret && { secret }) });
+  }
+
+  private resumeOptions(method: string, options: ToolsResumeOptions<TAuth>): ResumeToolLoopOptions<TAuth> {
+    const { client, model } = this.clientAndModel(method, options);
+    const store = options.store ?? this.options.store;
+    if (!store) throw new Error(`ToolsService.${method}() has no \`store\`: set it in ToolsModule.forRoot(...) or pass it to ${method}().`);
+    const secret = options.secret ?? this.options.secret;
+    return { ...this.options.runDefaults, ...options, client, model, store, tools: this.container, ...(secret && { secret }) } as ResumeToolLoopOptions<TAuth>;
   }
 
   private clientAndModel(method: string, options: Pick<ToolsRunOptions<TAuth>, 'client' | 'model'>) {

@@ -3,6 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
+import { InMemoryRunStore } from '@toolwright/core';
 import { ToolsModule, ToolsService, type ToolsModuleOptions } from '@toolwright/nest';
 import { OrdersModule, ordersManifest, type Session } from './fixtures/orders';
 
@@ -100,6 +101,41 @@ describe('ToolsService.stream', () => {
 
     expect(() => tools.stream({ prompt: 'Oi' })).toThrow(
       "ToolsService.stream() has no `model`: set it in ToolsModule.forRoot(...) or forRootAsync's factory, or pass it to stream().",
+    );
+  });
+});
+
+describe('ToolsService.resume and streamResume', () => {
+  it('streams the resumed run with the module store and defaults, as stream() does run(); another owner is refused first', async () => {
+    const client = await scriptedClient(cancelTurns);
+    const store = new InMemoryRunStore();
+    const tools = await startWith({ client, model: MODEL, approval: 'writes', store, runDefaults: { maxTokens: 512 } });
+    const paused = await tools.run({ prompt: 'Cancele o pedido A-1002', context: { auth: bruno }, owner: bruno.customerId });
+    expect(paused.stopReason).toBe('approval_required');
+    const decisions = { toolu_01: { approve: true } };
+
+    await expect(tools.streamResume({ runId: paused.runId!, decisions, owner: 'c-ana' })).rejects.toMatchObject({ name: 'DecisionError', problem: 'not_owner' });
+    await expect(tools.resume({ runId: paused.runId!, decisions, owner: 'c-ana' })).rejects.toMatchObject({ problem: 'not_owner' });
+    expect(server!.requests).toHaveLength(1);
+
+    const stream = await tools.streamResume({ runId: paused.runId!, decisions, context: { auth: bruno }, owner: bruno.customerId });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const run = await stream.result;
+
+    expect(run).toMatchObject({ stopReason: 'end_turn', text: 'Pedido A-1002 cancelado.', turns: 2, runId: paused.runId });
+    expect(run.messages[2]).toEqual({ role: 'user', content: [expect.objectContaining({ tool_use_id: 'toolu_01', content: 'pedido A-1002 cancelado' })] });
+    expect(types).toEqual(expect.arrayContaining(['tool_start', 'tool_end', 'turn_start', 'text_delta', 'turn_end']));
+    expect(types.at(-1)).toBe('done');
+    expect(server!.requests[1].body).toMatchObject({ model: MODEL, max_tokens: 512, stream: true });
+  });
+
+  it('says what is missing when neither the module nor the call gives a store', async () => {
+    const client = await scriptedClient([]);
+    const tools = await startWith({ client, model: MODEL });
+
+    await expect(tools.streamResume({ runId: 'run_1', decisions: {} })).rejects.toThrow(
+      'ToolsService.streamResume() has no `store`: set it in ToolsModule.forRoot(...) or pass it to streamResume().',
     );
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'pg';
 import { randomBytes } from 'node:crypto';
-import { RunStateError, signRunState, verifyRunState, type RunStoreOptions } from '@toolwright/core';
+import { RUN_STATE_VERSION, RunStateError, signRunState, verifyRunState, type RunStoreOptions } from '@toolwright/core';
 import { PostgresRunStore, migrate, migrations, type SqlClient } from '@toolwright/pg-store';
 import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
@@ -47,9 +47,19 @@ describe('PostgresRunStore on PGlite', () => {
   it('refuses a row that is not a state this version wrote', async () => {
     const store = new PostgresRunStore(db);
     await db.query(`INSERT INTO toolwright_runs (run_id, revision, state) VALUES ('run_foreign', 1, $1::jsonb)`, [
-      JSON.stringify({ ...pausedRun(), runId: 'run_foreign', version: 2 }),
+      JSON.stringify({ ...pausedRun(), runId: 'run_foreign', version: 3 }),
     ]);
     await expect(store.load('run_foreign')).rejects.toThrow(RunStateError);
+  });
+
+  it('reads a row a version 1 build saved as a current state without an owner, and claims it', async () => {
+    const store = new PostgresRunStore(db);
+    const saved = { ...pausedRun(), version: 1 };
+    await db.query(`INSERT INTO toolwright_runs (run_id, revision, state) VALUES ($1, 1, $2::jsonb)`, [saved.runId, JSON.stringify(saved)]);
+    expect((await store.load(saved.runId))!.state).toEqual({ ...saved, version: RUN_STATE_VERSION });
+    const claimed = await store.claim(saved.runId);
+    expect(claimed.state).toMatchObject({ status: 'running', version: RUN_STATE_VERSION });
+    expect(claimed.state).not.toHaveProperty('owner');
   });
 });
 

@@ -18,12 +18,22 @@ export interface DecidedCall {
 
 /**
  * The decisions for `runId`, one per pending call in the order the model asked for them, or a
- * `DecisionError`: the run is unknown (`state` undefined) or finished, a decision is not of the
- * form `{ approve: boolean, reason?: string }`, names an id that is not pending, or is missing.
+ * `DecisionError`: the run is unknown (`state` undefined), has an owner other than `owner`, or is
+ * finished, a decision is not of the form `{ approve: boolean, reason?: string }`, names an id
+ * that is not pending, or is missing. The owner is checked right after the run is found, so
+ * someone else learns nothing more about it (not whether it is finished, nor its pending ids).
  * A `'running'` run is accepted here: whether it may be resumed is the store's claim to decide.
  */
-export function checkDecisions(runId: string, state: RunState | undefined, decisions: unknown): DecidedCall[] {
+export function checkDecisions(runId: string, state: RunState | undefined, decisions: unknown, owner?: string): DecidedCall[] {
   if (!state) throw new DecisionError('unknown_run', runId, [], `Run ${JSON.stringify(runId)} is not in the store; it may have never existed or been removed.`);
+  if (state.owner !== undefined && state.owner !== owner) {
+    throw new DecisionError(
+      'not_owner',
+      runId,
+      [],
+      `Run ${JSON.stringify(runId)} was started by another owner; only the \`owner\` it was started with may resume it.`,
+    );
+  }
   if (state.status === 'finished') {
     throw new DecisionError('finished_run', runId, [], `Run ${JSON.stringify(runId)} is finished; there is nothing left to decide.`);
   }

@@ -32,7 +32,8 @@ export function verifyRunState(signed: unknown, secret: RunStateSecret): RunStat
   }
   const state = checkRunState(signed.state);
   const signature = signed.signature;
-  const expected = digest(state, secret);
+  // Over the state as it was signed: a version 1 state is read as the current version.
+  const expected = digest(signed.state, secret);
   const given = typeof signature === 'string' && signature.startsWith(SCHEME) ? Buffer.from(signature.slice(SCHEME.length), 'base64url') : undefined;
   // timingSafeEqual needs equal lengths; a length mismatch says nothing about the key.
   if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -44,7 +45,7 @@ export function verifyRunState(signed: unknown, secret: RunStateSecret): RunStat
   return state;
 }
 
-function digest(state: RunState, secret: RunStateSecret): Buffer {
+function digest(state: unknown, secret: RunStateSecret): Buffer {
   const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   if (key.byteLength < MIN_SECRET_BYTES) {
     throw new TypeError(`Run state secret is ${key.byteLength} bytes; use at least ${MIN_SECRET_BYTES} random bytes (e.g. crypto.randomBytes(32)).`);

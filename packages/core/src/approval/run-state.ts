@@ -3,8 +3,15 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect } from '../decorators/tool-options';
 import { RunStateError } from './run-state-error';
 
-/** The only layout this build reads and writes; a saved state carries it as `version`. */
-export const RUN_STATE_VERSION = 1;
+/**
+ * The layout this build writes; a saved state carries it as `version`. Version 2 added `owner`.
+ * Version 1 states are still read (as runs without an owner), so runs paused before an upgrade
+ * can be resumed; a build that knows only version 1 refuses version 2 rather than ignore an owner.
+ */
+export const RUN_STATE_VERSION = 2;
+
+/** Layouts this build reads: the current one, and version 1 (the same without `owner`). */
+const READABLE_VERSIONS: readonly unknown[] = [1, RUN_STATE_VERSION];
 
 /**
  * `pending`: waiting for decisions. `running`: a process is executing it (after a claim).
@@ -39,6 +46,8 @@ export interface RunBudgetsUsed {
 export interface RunState {
   version: typeof RUN_STATE_VERSION;
   runId: string;
+  /** Who started the run, as the app names them (`owner` of the loop options); resume refuses anyone else. */
+  owner?: string;
   status: RunStatus;
   messages: MessageParam[];
   pending: PendingCall[];
@@ -48,6 +57,8 @@ export interface RunState {
 export interface CreateRunStateInput {
   /** A random UUID when absent. */
   runId?: string;
+  /** None when absent: anyone may resume the run. */
+  owner?: string;
   /** `'pending'` by default. */
   status?: RunStatus;
   messages: MessageParam[];
@@ -61,6 +72,7 @@ export function createRunState(input: CreateRunStateInput): RunState {
   const state: RunState = {
     version: RUN_STATE_VERSION,
     runId: input.runId ?? randomUUID(),
+    ...(input.owner !== undefined && { owner: input.owner }),
     status: input.status ?? 'pending',
     messages: input.messages,
     pending: input.pending,
@@ -76,24 +88,30 @@ export function createRunState(input: CreateRunStateInput): RunState {
 /**
  * `value` as a `RunState`, or a `RunStateError` naming the first field that is wrong. A state
  * is data from outside the process (a database row, a client's request), so every field is checked.
+ * A version 1 state comes back as the current version: a copy, `value` is left as it was.
  */
 export function checkRunState(value: unknown): RunState {
   if (!isObject(value)) throw malformed('the run state', 'must be an object');
-  if (value.version !== RUN_STATE_VERSION) {
+  if (!READABLE_VERSIONS.includes(value.version)) {
     throw new RunStateError(
       'version',
-      `Run state version ${JSON.stringify(value.version)} is not supported: this build of toolwright reads version ${RUN_STATE_VERSION}. ` +
+      `Run state version ${JSON.stringify(value.version)} is not supported: this build of toolwright reads versions ${READABLE_VERSIONS.join(' and ')}. ` +
         'Resume the run with the version that saved it, or start a new run.',
     );
   }
   if (typeof value.runId !== 'string' || value.runId === '') throw malformed('runId', 'must be a non-empty string');
+  if (value.version === 1) {
+    if (value.owner !== undefined) throw malformed('owner', 'is not a field of version 1');
+  } else if (value.owner !== undefined && (typeof value.owner !== 'string' || value.owner === '')) {
+    throw malformed('owner', 'must be a non-empty string when present');
+  }
   if (value.status !== 'pending' && value.status !== 'running' && value.status !== 'finished') {
     throw malformed('status', `must be 'pending', 'running' or 'finished', got ${JSON.stringify(value.status)}`);
   }
   checkMessages(value.messages);
   checkPending(value.pending, value.status);
   checkUsed(value.used);
-  return value as unknown as RunState;
+  return (value.version === RUN_STATE_VERSION ? value : { ...value, version: RUN_STATE_VERSION }) as unknown as RunState;
 }
 
 function checkMessages(messages: unknown): void {

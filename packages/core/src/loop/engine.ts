@@ -1,4 +1,4 @@
-import type { ContentBlock, MessageParam, ToolResultBlockParam, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, MessageParam, ToolResultBlockParam, ToolUnion, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { RunBudgetsUsed } from '../approval/run-state';
 import { consoleLogger } from '../context';
 import { checkPositiveInteger } from '../execution/check-options';
@@ -32,7 +32,7 @@ import { addUsage, emptyUsage, toLoopUsage } from './usage';
 /** How an entry point drives the engine. */
 export interface EngineMode {
   /** Names the entry point in error messages. */
-  name: 'runToolLoop' | 'streamToolLoop' | 'resumeToolLoop';
+  name: 'runToolLoop' | 'streamToolLoop' | 'resumeToolLoop' | 'streamResumeToolLoop';
   /** Streamed responses (`stream: true`), so reads can start before a message ends. */
   streaming: boolean;
   /** Receives the stream events; must not throw. */
@@ -53,39 +53,18 @@ const DEFAULT_MAX_TOKENS = 4096;
 const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
 
 /**
- * The conversation loop, one state machine for `runToolLoop` and `streamToolLoop`: request,
+ * The conversation loop, one state machine for `runToolLoop` and `streamToolLoop` (and their
+ * resumed forms, given the claimed run as `resume`): request,
  * receive (whole or streamed), store the assistant message, answer every `tool_use` in one
  * user message (eager reads, committed writes: see `TurnCalls`), and go on until the model
  * stops or a limit is reached.
  */
 export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: EngineMode, resume?: EngineResume): Promise<ToolLoopResult> {
   const started = Date.now() - (resume?.run.state.used.elapsedMs ?? 0);
-  const positive = (name: string, value: number) => {
-    checkPositiveInteger(`${mode.name}: ${name}`, value);
-    return value;
-  };
-  const limits: ToolLoopLimits = {
-    maxTurns: positive('maxTurns', options.maxTurns ?? DEFAULT_MAX_TURNS),
-    outputTokens: options.budget?.outputTokens === undefined ? undefined : positive('budget.outputTokens', options.budget.outputTokens),
-    ms: options.budget?.ms === undefined ? undefined : positive('budget.ms', options.budget.ms),
-  };
-  // Checked here, not at the first batch: eager reads start outside `execute`'s own checks.
-  if (options.context?.maxConcurrency !== undefined) positive('context.maxConcurrency', options.context.maxConcurrency);
-  const policy = options.context?.onWriteFailure;
-  if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
-    throw new RangeError(`${mode.name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
-  }
+  const { limits, maxTokens, tools } = loopSettings(options, mode.name);
   const asksApproval = options.tools.asksApproval;
-  if (asksApproval && !options.store) {
-    throw new TypeError(
-      `${mode.name}: the container asks for approval (approval: 'writes' or a tool's approval option), so the run must be able to pause: ` +
-        'pass a `store` (InMemoryRunStore, or PostgresRunStore from @toolwright/pg-store).',
-    );
-  }
   const messages = resume ? structuredClone(resume.run.state.messages) : initialMessages(options, mode.name);
   const seenIds = new Set(callIds(messages));
-  // One array for the whole run: the same tools on every request, as a paused server call needs.
-  const tools = requestTools(options.tools, options.serverTools, mode.name);
   const callers = allowedCallers(tools);
   // Breakpoints the user placed are theirs to manage: the loop adds none next to them.
   const caching = options.promptCaching !== false && countBreakpoints({ tools, system: options.system, messages, params: options.params }) === 0;
@@ -95,7 +74,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
   const request = {
     ...options.params,
     model: options.model,
-    max_tokens: positive('maxTokens', options.maxTokens ?? DEFAULT_MAX_TOKENS),
+    max_tokens: maxTokens,
     ...(options.system !== undefined && { system: options.system }),
     tools: caching ? markTools(tools) : tools,
     ...(options.toolChoice && { tool_choice: options.toolChoice }),
@@ -118,7 +97,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       usage.cacheCreationInputTokens = used.usage.cacheCreationInputTokens;
       usage.cacheReadInputTokens = used.usage.cacheReadInputTokens;
     }
-    const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret) : undefined);
+    const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret, options.owner) : undefined);
     const spent = (): RunBudgetsUsed => ({ turns, usage: { ...usage }, elapsedMs: Date.now() - started });
 
     const emitLoop = (event: ToolLoopEvent) => {
@@ -284,7 +263,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
             else {
               await run.pause(messages, check.pending, spent());
               endTurn();
-              mode.emit({ type: 'approval_required', turn, pending: structuredClone(check.pending), at: Date.now() });
+              mode.emit({ type: 'approval_required', turn, runId: run.runId, pending: structuredClone(check.pending), at: Date.now() });
               const signedState = run.signed();
               return {
                 text: approvalNotice(check.pending.map((c) => c.toolName)),
@@ -329,6 +308,41 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       }
     }
   }
+}
+
+/**
+ * What the run's options set, or the error for an option it cannot run with. Nothing here
+ * waits, so a resume checks it before it claims the run: a claimed run refused afterwards would
+ * stay claimed until its lease lapsed.
+ */
+export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode['name']): { limits: ToolLoopLimits; maxTokens: number; tools: ToolUnion[] } {
+  const positive = (option: string, value: number) => {
+    checkPositiveInteger(`${name}: ${option}`, value);
+    return value;
+  };
+  const limits: ToolLoopLimits = {
+    maxTurns: positive('maxTurns', options.maxTurns ?? DEFAULT_MAX_TURNS),
+    outputTokens: options.budget?.outputTokens === undefined ? undefined : positive('budget.outputTokens', options.budget.outputTokens),
+    ms: options.budget?.ms === undefined ? undefined : positive('budget.ms', options.budget.ms),
+  };
+  const maxTokens = positive('maxTokens', options.maxTokens ?? DEFAULT_MAX_TOKENS);
+  // Checked here, not at the first batch: eager reads start outside `execute`'s own checks.
+  if (options.context?.maxConcurrency !== undefined) positive('context.maxConcurrency', options.context.maxConcurrency);
+  const policy = options.context?.onWriteFailure;
+  if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
+    throw new RangeError(`${name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
+  }
+  if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) {
+    throw new TypeError(`${name}: owner must be a non-empty string (the id of whoever starts or resumes the run), got ${JSON.stringify(options.owner)}.`);
+  }
+  if (options.tools.asksApproval && !options.store) {
+    throw new TypeError(
+      `${name}: the container asks for approval (approval: 'writes' or a tool's approval option), so the run must be able to pause: ` +
+        'pass a `store` (InMemoryRunStore, or PostgresRunStore from @toolwright/pg-store).',
+    );
+  }
+  // One array for the whole run: the same tools on every request, as a paused server call needs.
+  return { limits, maxTokens, tools: requestTools(options.tools, options.serverTools, name) };
 }
 
 function initialMessages(options: ToolLoopOptions<unknown>, name: string): MessageParam[] {

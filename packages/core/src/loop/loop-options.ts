@@ -60,6 +60,13 @@ export interface ToolLoopOptions<TAuth = unknown> {
   store?: RunStore;
   /** Signs the saved state (`signedState`) for a state that travels outside the server; 32 bytes or more. */
   secret?: RunStateSecret;
+  /**
+   * Who starts the run, as the app names them (a customer or user id; opaque to toolwright):
+   * saved with the run in `store`. `resumeToolLoop` then refuses any other `owner`
+   * (`DecisionError('not_owner')`) before anything runs. A run started without one can be
+   * resumed by anyone.
+   */
+  owner?: string;
 }
 
 export interface ToolLoopResult {

@@ -6,10 +6,14 @@ import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
 import { DurableRun } from './durable-run';
-import { runEngine, type EngineResume } from './engine';
+import { loopSettings, runEngine, type EngineMode, type EngineResume } from './engine';
 import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
+import { engineStream, type ToolStream } from './stream-tool-loop';
 
-/** The options of `runToolLoop`, without the conversation (it comes from the store), plus the decisions. */
+/**
+ * The options of `runToolLoop`, without the conversation (it comes from the store), plus the
+ * decisions; `owner` is who resumes, refused unless it is the run's.
+ */
 export type ResumeToolLoopOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>, 'messages' | 'prompt' | 'store'> & {
   store: RunStore;
   /** One per pending call, `{}` for a run that stopped running without pending calls (a crash). */
@@ -30,19 +34,34 @@ function deniedMessage(reason: string | undefined): string {
  * claims it in the store (of concurrent resumes exactly one proceeds, the others get a
  * `RunClaimError` or `RunConflictError`), answers the calls the journal already holds with the
  * journaled result, denied calls with "Denied by the user", runs the approved ones in the usual
- * order, and goes on as `runToolLoop`. Refuses unknown and finished runs, decisions that do not
- * match the pending calls (`DecisionError`), and a state whose signature does not verify.
+ * order, and goes on as `runToolLoop`. Refuses, before anything runs: options the loop cannot run
+ * with, unknown and finished runs, another `owner` than the run's, decisions that do not match
+ * the pending calls (`DecisionError`), and a state whose signature does not verify.
  */
 export async function resumeToolLoop<TAuth>(options: ResumeToolLoopOptions<TAuth>): Promise<ToolLoopResult> {
-  const plan = await claimRun(options);
+  const plan = await claimRun(options, 'resumeToolLoop');
   return runEngine(options, { name: 'resumeToolLoop', streaming: false, emit: () => undefined }, plan);
 }
 
-async function claimRun(options: ResumeToolLoopOptions<unknown>): Promise<EngineResume> {
+/**
+ * `resumeToolLoop` over the streaming Messages API, as `streamToolLoop` is `runToolLoop`: the
+ * same options, refusals and result, with the events as they happen. It resolves with the
+ * stream once the run is claimed; every refusal rejects it instead, before any event and before
+ * anything runs, so a server can still answer a refusal with an HTTP status. From then on the
+ * stream is `streamToolLoop`'s: a failure ends it with `done` (`stopReason: 'error'`) and
+ * rejects `result`, and `abort()` stops the run.
+ */
+export async function streamResumeToolLoop<TAuth>(options: ResumeToolLoopOptions<TAuth>): Promise<ToolStream> {
+  const plan = await claimRun(options, 'streamResumeToolLoop');
+  return engineStream('streamResumeToolLoop', (mode) => runEngine(options, mode, plan));
+}
+
+async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMode['name']): Promise<EngineResume> {
+  loopSettings(options, name);
   const { store } = options;
-  const runId = options.state ? await adoptSignedState(store, options.state, options.secret) : options.runId;
+  const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
   const loaded = await store.load(runId);
-  const decided = checkDecisions(runId, loaded?.state, options.decisions);
+  const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);
   const claimed = await store.claim(runId, { expectedRevision: loaded!.revision });
   const run = DurableRun.claimed(store, claimed, options.secret);
   const journaled = await run.journaled();
@@ -60,9 +79,9 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>): Promise<Engine
  * The run id of a verified `signed` state, saved in the store if it is not there yet (a server
  * that keeps the paused state with the client still keeps claims and the journal in its store).
  */
-async function adoptSignedState(store: RunStore, signed: SignedRunState, secret: RunStateSecret | undefined): Promise<string> {
+async function adoptSignedState(store: RunStore, signed: SignedRunState, secret: RunStateSecret | undefined, name: string): Promise<string> {
   if (secret === undefined) {
-    throw new RunStateError('signature', 'resumeToolLoop: a `state` from outside the server is resumed only with the `secret` it was signed with.');
+    throw new RunStateError('signature', `${name}: a \`state\` from outside the server is resumed only with the \`secret\` it was signed with.`);
   }
   const state = verifyRunState(signed, secret);
   try {

@@ -37,8 +37,8 @@ export type ToolStreamEvent =
       at: number;
     }
   | { type: 'turn_end'; turn: number; stopReason: StopReason | null; usage: ToolLoopUsage; at: number }
-  /** Calls that wait for a person's decision (approval); nothing of the batch runs until then. */
-  | { type: 'approval_required'; turn: number; pending: PendingCall[]; at: number }
+  /** Calls that wait for a person's decision (approval) on the run `runId`; nothing of the batch runs until then. */
+  | { type: 'approval_required'; turn: number; runId: string; pending: PendingCall[]; at: number }
   | { type: 'limit'; limit: ToolLoopLimit; at: number; notExecuted: string[] }
   | {
       type: 'done';

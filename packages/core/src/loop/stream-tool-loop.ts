@@ -1,4 +1,4 @@
-import { runEngine } from './engine';
+import { runEngine, type EngineMode } from './engine';
 import { EventBuffer } from './event-buffer';
 import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
 import type { ToolStreamEvent } from './stream-events';
@@ -19,10 +19,15 @@ export interface ToolStream extends AsyncIterable<ToolStreamEvent> {
  * does not depend on anyone reading the events.
  */
 export function streamToolLoop<TAuth>(options: ToolLoopOptions<TAuth>): ToolStream {
+  return engineStream('streamToolLoop', (mode) => runEngine(options, mode));
+}
+
+/** A `ToolStream` over the engine run that `start` begins, at once, with the stream's listener and signal. */
+export function engineStream(name: EngineMode['name'], start: (mode: EngineMode) => Promise<ToolLoopResult>): ToolStream {
   const events = new EventBuffer<ToolStreamEvent>();
   const controller = new AbortController();
   const result = Promise.resolve()
-    .then(() => runEngine(options, { name: 'streamToolLoop', streaming: true, emit: (e) => events.push(e), signal: controller.signal }))
+    .then(() => start({ name, streaming: true, emit: (e) => events.push(e), signal: controller.signal }))
     .then(
       (run) => {
         events.push({ type: 'done', at: Date.now(), stopReason: run.stopReason, text: run.text, turns: run.turns, usage: run.usage });

@@ -7,7 +7,9 @@ import {
   RunStateError,
   resumeToolLoop,
   runToolLoop,
+  streamResumeToolLoop,
   streamToolLoop,
+  type ToolStream,
   type ToolStreamEvent,
 } from '@toolwright/core';
 import { checkTranscript, text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
@@ -27,6 +29,15 @@ const batch = turn(
   toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }),
   toolUse('toolu_note', 'note', { order: 'A-1001' }),
 );
+
+/** `batch` run under approval: 'writes' in a fresh store: paused on the refund, ready to resume. */
+async function pausedRefund(options: { owner?: string; secret?: string } = {}) {
+  const { provider, tools } = refundTools('writes');
+  const store = new InMemoryRunStore();
+  const client = replayClient(script(batch));
+  const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001', ...options });
+  return { provider, tools, store, client, paused };
+}
 
 describe('approval: pause', () => {
   it("pauses a batch with a write under approval: 'writes', runs nothing of it, and saves the run", async () => {
@@ -90,7 +101,7 @@ describe('approval: pause', () => {
 
   it('streams approval_required (and no tool_start) before done, with the same result', async () => {
     const { provider, tools } = refundTools('writes');
-    const stream = streamToolLoop({ client: streamingOf(replayClient(script(batch))), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+    const stream = streamToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
     const events: ToolStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const run = await stream.result;
@@ -104,10 +115,7 @@ describe('approval: pause', () => {
 
 describe('approval: resume', () => {
   it('runs an approved batch in order once, journals it, and finishes the run; a second resume runs nothing', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
 
     expect(done.stopReason).toBe('end_turn');
@@ -128,10 +136,7 @@ describe('approval: resume', () => {
   });
 
   it('answers a denied call "Denied by the user" with the reason and halts the calls after it', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: false, reason: 'over the limit' } } });
 
     const answers = answersById(done.messages);
@@ -142,10 +147,7 @@ describe('approval: resume', () => {
   });
 
   it('refuses unknown runs, missing and extra decisions, and malformed ones, with the ids at fault', async () => {
-    const { tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { tools, store, client, paused } = await pausedRefund();
     const resume = (runId: string, decisions: unknown) => resumeToolLoop({ client, model: MODEL, tools, store, runId, decisions: decisions as never });
 
     await expect(resume('nope', {})).rejects.toMatchObject({ problem: 'unknown_run' });
@@ -156,10 +158,7 @@ describe('approval: resume', () => {
   });
 
   it('lets exactly one of two concurrent resumes run the batch; the other gets a claim error', async () => {
-    const { provider, tools } = refundTools('writes');
-    const store = new InMemoryRunStore();
-    const client = replayClient(script(batch));
-    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const { provider, tools, store, client, paused } = await pausedRefund();
     const decisions = { toolu_refund: { approve: true } };
     const outcomes = await Promise.allSettled([
       resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions }),
@@ -216,17 +215,140 @@ describe('approval: resume', () => {
   });
 });
 
-/** The replay client answering `stream: true` requests with the events of the same message. */
-function streamingOf(client: ReturnType<typeof replayClient>) {
-  const { scriptedStreamEvents } = jest.requireActual('@toolwright/core/testing') as typeof import('@toolwright/core/testing');
-  return {
-    messages: {
-      create: async (body: { messages: MessageParam[]; stream?: boolean }) => {
-        const message = await client.messages.create(body as never);
-        return (async function* () {
-          for (const event of scriptedStreamEvents(message as never)) if (event.type !== 'ping') yield event;
-        })();
-      },
-    },
-  } as unknown as typeof client;
+async function eventsOf(stream: ToolStream): Promise<ToolStreamEvent[]> {
+  const events: ToolStreamEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
 }
+
+describe('approval: streamed resume', () => {
+  it('streams the approved batch and the next turn with the same result as resumeToolLoop, done last', async () => {
+    const { provider, tools, store, client, paused } = await pausedRefund();
+    const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+    const events = await eventsOf(stream);
+    const done = await stream.result;
+
+    expect(done).toMatchObject({ stopReason: 'end_turn', text: 'done', turns: 2, runId: paused.runId });
+    expect(provider.ran).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect(events.filter((e) => e.type === 'tool_start').map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect(events.filter((e) => e.type === 'tool_end' && e.toolUseId === 'toolu_refund')).toEqual([expect.objectContaining({ turn: 1, outcome: 'ok', isError: false })]);
+    expect(events.find((e) => e.type === 'turn_start')).toMatchObject({ turn: 2 });
+    expect(events.filter((e) => e.type === 'text_delta' && e.turn === 2).map((e) => (e as { text: string }).text).join('')).toBe('done');
+    expect(events.at(-1)).toEqual({ type: 'done', at: expect.any(Number), stopReason: 'end_turn', text: 'done', turns: 2, usage: done.usage });
+    expect(checkTranscript(done.messages)).toEqual([]);
+    expect(client.violations).toEqual([]);
+    expect((await store.load(paused.runId!))?.state.status).toBe('finished');
+
+    await expect(streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } })).rejects.toMatchObject({
+      name: 'DecisionError',
+      problem: 'finished_run',
+    });
+    expect(provider.ran).toHaveLength(3);
+  });
+
+  it('streams a pause again with the run id in approval_required', async () => {
+    const { tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const second = turn('tool_use', toolUse('toolu_refund_2', 'refund', { order: 'A-1001', amount: 200 }));
+    const client = replayClient(script(batch, second));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+    const events = await eventsOf(stream);
+
+    expect((await stream.result).pending?.map((c) => c.toolUseId)).toEqual(['toolu_refund_2']);
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['approval_required', 'done']);
+    expect(events.at(-2)).toMatchObject({ runId: paused.runId, pending: [{ toolUseId: 'toolu_refund_2' }] });
+    expect(events.at(-1)).toMatchObject({ stopReason: 'approval_required' });
+  });
+
+  it('refuses, by rejecting before any stream exists, everything resumeToolLoop refuses; nothing runs and the run stays pending', async () => {
+    const { provider, tools, store, client, paused } = await pausedRefund({ secret: SECRET, owner: 'C-ana' });
+    const base = { client, model: MODEL, tools, store, owner: 'C-ana' };
+    const decisions = { toolu_refund: { approve: true } };
+    const changed = structuredClone(paused.signedState!);
+    (changed.state.pending[0].input as { amount: number }).amount = 5000;
+
+    await expect(streamResumeToolLoop({ ...base, runId: 'nope', decisions })).rejects.toMatchObject({ name: 'DecisionError', problem: 'unknown_run' });
+    await expect(streamResumeToolLoop({ ...base, runId: paused.runId!, decisions: {} })).rejects.toMatchObject({ name: 'DecisionError', problem: 'missing' });
+    await expect(streamResumeToolLoop({ ...base, owner: 'C-bob', runId: paused.runId!, decisions })).rejects.toMatchObject({ name: 'DecisionError', problem: 'not_owner' });
+    await expect(streamResumeToolLoop({ ...base, secret: SECRET, state: changed, decisions })).rejects.toMatchObject({ name: 'RunStateError', problem: 'signature' });
+    await expect(streamResumeToolLoop({ ...base, maxTurns: 0, runId: paused.runId!, decisions })).rejects.toThrow(RangeError);
+    expect(provider.ran).toEqual([]);
+    expect(client.requests).toHaveLength(1);
+    expect((await store.load(paused.runId!))?.state.status).toBe('pending');
+
+    // One of two concurrent streamed resumes is refused the same way; the write runs once.
+    const outcomes = await Promise.allSettled([streamResumeToolLoop({ ...base, runId: paused.runId!, decisions }), streamResumeToolLoop({ ...base, runId: paused.runId!, decisions })]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
+    expect(refused instanceof RunClaimError || refused instanceof RunConflictError).toBe(true);
+    await (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<ToolStream>).value.result;
+    expect(provider.ran.filter((id) => id === 'toolu_refund')).toEqual(['toolu_refund']);
+  });
+
+  it('stops on abort(): the approved calls are answered "Not executed", the run ends aborted and finished', async () => {
+    const { provider, tools, store, client, paused } = await pausedRefund();
+    const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+    stream.abort();
+    const events = await eventsOf(stream);
+    const run = await stream.result;
+
+    expect(run.stopReason).toBe('aborted');
+    expect(provider.ran).toEqual([]);
+    expect(resultText(answersById(run.messages).get('toolu_refund')![0])).toBe('Not executed: the run was aborted.');
+    expect(checkTranscript(run.messages)).toEqual([]);
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['limit', 'done']);
+    expect((await store.load(paused.runId!))?.state.status).toBe('finished');
+  });
+});
+
+describe('approval: the run\'s owner', () => {
+  it('saves the owner with the run and refuses any other, or none, before the finished or pending checks', async () => {
+    const { provider, tools, store, client, paused } = await pausedRefund({ owner: 'C-ana' });
+    expect((await store.load(paused.runId!))?.state.owner).toBe('C-ana');
+    const resume = (owner: string | undefined, decisions: unknown) =>
+      resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: decisions as never, ...(owner !== undefined && { owner }) });
+
+    for (const [owner, decisions] of [['C-bob', { toolu_refund: { approve: true } }], [undefined, { toolu_refund: { approve: true } }], ['C-bob', { toolu_other: { approve: true } }]] as const) {
+      const error = await resume(owner, decisions).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DecisionError);
+      expect(error).toMatchObject({ problem: 'not_owner', toolUseIds: [] });
+      expect((error as Error).message).toBe(`Run ${JSON.stringify(paused.runId)} was started by another owner; only the \`owner\` it was started with may resume it.`);
+    }
+    expect(provider.ran).toEqual([]);
+    expect((await store.load(paused.runId!))?.state).toMatchObject({ status: 'pending', owner: 'C-ana' });
+
+    const done = await resume('C-ana', { toolu_refund: { approve: true } });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect((await store.load(paused.runId!))?.state).toMatchObject({ status: 'finished', owner: 'C-ana' });
+    // Someone else does not learn that the run has finished either.
+    await expect(resume('C-bob', { toolu_refund: { approve: true } })).rejects.toMatchObject({ problem: 'not_owner' });
+  });
+
+  it('lets anyone resume a run started without an owner, and refuses an empty owner', async () => {
+    const { tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const client = replayClient(script(batch));
+    await expect(runToolLoop({ client, model: MODEL, tools, store, owner: '', prompt: 'x' })).rejects.toThrow('runToolLoop: owner must be a non-empty string');
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'x' });
+    expect((await store.load(paused.runId!))?.state.owner).toBeUndefined();
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, owner: 'C-bob', runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+    expect(done.stopReason).toBe('end_turn');
+  });
+
+  it('signs the owner with the state: a changed owner does not verify', async () => {
+    const { provider, tools } = refundTools('writes');
+    const client = replayClient(script(batch));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, owner: 'C-ana', prompt: 'x' });
+    expect(paused.signedState!.state.owner).toBe('C-ana');
+    const decisions = { toolu_refund: { approve: true } };
+    const stolen = structuredClone(paused.signedState!);
+    stolen.state.owner = 'C-bob';
+    const base = { client, model: MODEL, tools, secret: SECRET, decisions };
+    await expect(resumeToolLoop({ ...base, store: new InMemoryRunStore(), owner: 'C-bob', state: stolen })).rejects.toMatchObject({ name: 'RunStateError', problem: 'signature' });
+    await expect(resumeToolLoop({ ...base, store: new InMemoryRunStore(), owner: 'C-bob', state: paused.signedState! })).rejects.toMatchObject({ problem: 'not_owner' });
+    expect(provider.ran).toEqual([]);
+    await expect(resumeToolLoop({ ...base, store: new InMemoryRunStore(), owner: 'C-ana', state: paused.signedState! })).resolves.toMatchObject({ stopReason: 'end_turn' });
+  });
+});

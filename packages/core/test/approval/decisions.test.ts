@@ -1,4 +1,4 @@
-import { DecisionError, checkDecisions } from '@toolwright/core';
+import { DecisionError, checkDecisions, type RunState } from '@toolwright/core';
 import { pausedRun } from './run-states';
 
 const refusal = (run: Parameters<typeof checkDecisions>[1], decisions: unknown) => {
@@ -34,6 +34,22 @@ describe('decisions', () => {
       toolUseIds: [],
       message: 'Run "run_1" is not in the store; it may have never existed or been removed.',
     });
+  });
+
+  it('refuses another owner, or none, before anything else about the run', () => {
+    const owned = pausedRun(['toolu_a'], 'run_1', 'C-ana');
+    const right = { toolu_a: { approve: true } };
+    expect(checkDecisions('run_1', owned, right, 'C-ana')).toHaveLength(1);
+    const finished: RunState = { ...owned, status: 'finished', pending: [] };
+    const cases: Array<[RunState, unknown, string | undefined]> = [[owned, right, 'C-bob'], [owned, right, undefined], [finished, right, 'C-bob'], [owned, 'not decisions', 'C-bob']];
+    for (const [state, decisions, owner] of cases) {
+      try {
+        checkDecisions('run_1', state, decisions, owner);
+        throw new Error('checkDecisions accepted them');
+      } catch (error) {
+        expect(error).toMatchObject({ name: 'DecisionError', problem: 'not_owner', runId: 'run_1', toolUseIds: [] });
+      }
+    }
   });
 
   it('refuses a finished run', () => {

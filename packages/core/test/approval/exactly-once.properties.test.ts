@@ -5,10 +5,15 @@ import {
   InMemoryRunStore,
   resumeToolLoop,
   runToolLoop,
+  streamResumeToolLoop,
+  streamToolLoop,
+  toServerSentEvents,
   type ApprovalDecisions,
   type ApprovalPolicy,
   type RunStore,
   type ToolLoopResult,
+  type ToolStream,
+  type ToolStreamEvent,
 } from '@toolwright/core';
 import { checkTranscript, startScriptedServer, text, toolUse, turn } from '@toolwright/core/testing';
 import { Refunds, answersById, refundTools, replayClient } from './fixtures/refunds';
@@ -19,6 +24,8 @@ import { Refunds, answersById, refundTools, replayClient } from './fixtures/refu
 // `ledger`), and the run is carried on from the store as a retried request would. The one point
 // not simulated is between a write's own side effect and its journal entry: that window is what
 // `ctx.toolUseId` as a downstream idempotency key covers (README, "Approval, pause and resume").
+// Each attempt, start or resume, is at random the plain or the streamed form, its events read
+// as Server-Sent Events: the guarantees do not depend on which.
 
 const MODEL = 'claude-haiku-5-5';
 const LEASE_MS = 1000;
@@ -46,6 +53,8 @@ const scenario = fc.record({
   /** The process dies at this event (store operation done, or tool method started); none past the last. */
   crashAt: fc.nat({ max: 60 }),
   crashAgainAt: fc.option(fc.nat({ max: 60 }), { nil: undefined }),
+  /** Whether attempt n uses streamToolLoop / streamResumeToolLoop. */
+  streamed: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
 });
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
 
@@ -123,6 +132,31 @@ class Process {
   }
 }
 
+/** The run's result, its events read as the frames `toServerSentEvents` writes; `done` last, and agreeing with the result. */
+async function overServerSentEvents(stream: ToolStream, runId: () => string | undefined): Promise<ToolLoopResult> {
+  let body = '';
+  for await (const chunk of toServerSentEvents(stream)) body += String(chunk);
+  const frames = body.split('\n\n').slice(0, -1).map((frame) => {
+    const [name, data] = frame.split('\n');
+    const event = JSON.parse(data.slice('data: '.length)) as ToolStreamEvent;
+    expect(name).toBe(`event: ${event.type}`);
+    return event;
+  });
+  const done = frames.at(-1)!;
+  expect(frames.filter((e) => e.type === 'done')).toEqual([done]);
+  let result: ToolLoopResult;
+  try {
+    result = await stream.result;
+  } catch (error) {
+    expect(done).toMatchObject({ type: 'done', stopReason: 'error' });
+    throw error;
+  }
+  expect(done).toMatchObject({ type: 'done', stopReason: result.stopReason, turns: result.turns });
+  const paused = frames.filter((e) => e.type === 'approval_required');
+  expect(paused).toEqual(result.stopReason === 'approval_required' ? [expect.objectContaining({ runId: runId(), pending: result.pending })] : []);
+  return result;
+}
+
 async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[] }> {
   let now = 0;
   const store = new InMemoryRunStore({ claimLeaseMs: LEASE_MS, clock: () => now });
@@ -154,15 +188,19 @@ async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: st
     const common = { client, model: MODEL, tools, store: process.view(store, created) };
     let result: ToolLoopResult;
     try {
+      const streamed = s.streamed[attempt];
+      const runId = () => created.runId;
       if (created.runId === undefined) {
-        result = await runToolLoop({ ...common, prompt: 'go' });
+        const options = { ...common, prompt: 'go' };
+        result = streamed ? await overServerSentEvents(streamToolLoop(options), runId) : await runToolLoop(options);
       } else {
         const stored = await store.load(created.runId);
         if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations };
         const decisions: ApprovalDecisions = {};
         for (const call of stored!.state.pending) decisions[call.toolUseId] = decided[call.toolUseId] ?? decisionFor(call.toolUseId);
         Object.assign(decided, decisions);
-        result = await resumeToolLoop({ ...common, runId: created.runId, decisions });
+        const options = { ...common, runId: created.runId, decisions };
+        result = streamed ? await overServerSentEvents(await streamResumeToolLoop(options), runId) : await resumeToolLoop(options);
       }
     } catch (error) {
       if (!(error instanceof Crash)) throw error;

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { RunStateError, signRunState, verifyRunState, type RunState } from '@toolwright/core';
+import { RUN_STATE_VERSION, RunStateError, signRunState, verifyRunState, type RunState } from '@toolwright/core';
 import { pausedRun } from './run-states';
 
 const secret = randomBytes(32);
@@ -10,6 +10,14 @@ function reorderKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reorderKeys);
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorderKeys(v)]));
+  }
+  return value;
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
   }
   return value;
 }
@@ -64,6 +72,23 @@ describe('run state signature', () => {
       }),
       { numRuns: 200, seed: 14 },
     );
+  });
+
+  it('refuses a changed or removed owner', () => {
+    const signed = signRunState(pausedRun(undefined, undefined, 'C-ana'), secret);
+    const changed = structuredClone(signed);
+    changed.state.owner = 'C-bob';
+    expect(refusal(changed)).toBe('signature');
+    const removed = structuredClone(signed);
+    delete removed.state.owner;
+    expect(refusal(removed)).toBe('signature');
+  });
+
+  it('verifies a version 1 state signed before owners existed, and reads it as the current version', () => {
+    const v1 = { ...pausedRun(), version: 1 };
+    // As a build that knew only version 1 signed it: HMAC-SHA256 over the key-sorted JSON.
+    const signature = `hmac-sha256:${createHmac('sha256', secret).update(JSON.stringify(sortKeys(v1))).digest('base64url')}`;
+    expect(verifyRunState({ state: v1, signature }, secret)).toEqual({ ...v1, version: RUN_STATE_VERSION });
   });
 
   it('refuses a missing, truncated or foreign-scheme signature without throwing anything else', () => {

@@ -33,11 +33,28 @@ describe('run state', () => {
   });
 
   it('refuses another version and says what to do', () => {
-    expect(problem({ ...pausedRun(), version: 2 })).toEqual({
+    expect(problem({ ...pausedRun(), version: 3 })).toEqual({
       problem: 'version',
-      message: 'Run state version 2 is not supported: this build of toolwright reads version 1. Resume the run with the version that saved it, or start a new run.',
+      message: 'Run state version 3 is not supported: this build of toolwright reads versions 1 and 2. Resume the run with the version that saved it, or start a new run.',
     });
     expect(problem({ ...pausedRun(), version: undefined }).problem).toBe('version');
+  });
+
+  it('reads a version 1 state, saved before owners existed, as a current one without an owner', () => {
+    const { owner, ...current } = pausedRun(undefined, undefined, 'C-ana');
+    expect(owner).toBe('C-ana');
+    const saved = { ...current, version: 1 };
+    expect(checkRunState(saved)).toEqual({ ...current, version: RUN_STATE_VERSION });
+    expect(saved.version).toBe(1);
+    expect(problem({ ...saved, owner: 'C-ana' }).message).toBe('Run state is not valid: owner is not a field of version 1.');
+  });
+
+  it('keeps an owner, and refuses one that is not a non-empty string', () => {
+    expect(checkRunState(pausedRun(undefined, undefined, 'C-ana')).owner).toBe('C-ana');
+    expect(createRunState({ messages: [], pending: [], status: 'finished' })).not.toHaveProperty('owner');
+    for (const owner of ['', 42, null]) {
+      expect(problem({ ...pausedRun(), owner }).message).toBe('Run state is not valid: owner must be a non-empty string when present.');
+    }
   });
 
   it.each([

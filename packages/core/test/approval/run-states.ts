@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createRunState, type PendingCall, type RunState } from '@toolwright/core';
 
-/** A paused run: the model asked for `ids` (refunds) and every one waits for a decision. */
-export function pausedRun(ids: readonly string[] = ['toolu_a', 'toolu_b'], runId = `run_${randomUUID()}`): RunState {
+/** A paused run: the model asked for `ids` (refunds) and every one waits for a decision; started by `owner` if given. */
+export function pausedRun(ids: readonly string[] = ['toolu_a', 'toolu_b'], runId = `run_${randomUUID()}`, owner?: string): RunState {
   const pending: PendingCall[] = ids.map((id, i) => ({
     toolUseId: id,
     toolName: 'orders_refund',
@@ -11,6 +11,7 @@ export function pausedRun(ids: readonly string[] = ['toolu_a', 'toolu_b'], runId
   }));
   return createRunState({
     runId,
+    ...(owner !== undefined && { owner }),
     messages: [
       { role: 'user', content: 'Refund my damaged orders.' },
       { role: 'assistant', content: pending.map((call) => ({ type: 'tool_use', id: call.toolUseId, name: call.toolName, input: call.input })) },

@@ -49,7 +49,7 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
 
     it('refuses a malformed state before writing anything', async () => {
       const runs = store();
-      const state = { ...pausedRun(), version: 2 } as unknown as RunState;
+      const state = { ...pausedRun(), version: 3 } as unknown as RunState;
       await expect(runs.create(state)).rejects.toThrow(RunStateError);
       expect(await runs.load(state.runId)).toBeUndefined();
     });
@@ -65,6 +65,16 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       expect(error).toMatchObject({ problem: 'revision', actualRevision: 2 });
       expect(error.message).toContain('revision 2, not 1');
       expect((await runs.load(state.runId))!.state.used.turns).toBe(2);
+    });
+
+    it('keeps the run’s owner through a claim and a save', async () => {
+      const runs = store();
+      const state = pausedRun(undefined, undefined, 'C-ana');
+      await runs.create(state);
+      const claimed = await runs.claim(state.runId);
+      expect(claimed.state.owner).toBe('C-ana');
+      await runs.save({ ...claimed.state, status: 'finished', pending: [] }, claimed.revision);
+      expect((await runs.load(state.runId))!.state).toMatchObject({ owner: 'C-ana', status: 'finished' });
     });
 
     it('refuses to save a run that was never created', async () => {

@@ -13,7 +13,7 @@ import {
   StreamableFile,
   UseGuards,
 } from '@nestjs/common';
-import { DecisionError, RunClaimError, RunConflictError, toServerSentEvents, type ToolLoopResult } from '@toolwright/core';
+import { DecisionError, RunClaimError, RunConflictError, toServerSentEvents, type ToolLoopResult, type ToolStream } from '@toolwright/core';
 import { ToolsService } from '@toolwright/nest';
 import type { Session } from '../orders/session';
 import { SessionGuard, type AuthenticatedRequest } from './session.guard';
@@ -48,15 +48,18 @@ export class ChatController {
     if (typeof body?.message !== 'string' || body.message.length === 0) {
       throw new BadRequestException('send {"message": "<your question>"}');
     }
-    // The identity comes from the guard; tools read it as ctx.auth.
-    if (accept?.includes('text/event-stream')) return this.streamChat(body.message, request.user);
-    const run = await this.tools.run({ prompt: body.message, context: { auth: request.user } });
-    return answer(run, response);
+    // The identity comes from the guard: tools read it as ctx.auth, and the run belongs to this customer.
+    const options = { prompt: body.message, context: { auth: request.user }, owner: request.user.customerId };
+    if (wantsEvents(accept)) return events(this.tools.stream(options));
+    return answer(await this.tools.run(options), response);
   }
 
   /**
-   * The customer's decisions on a paused run: `{ "decisions": { "<toolUseId>": { "approve": true } } }`.
-   * Any instance of the app may take it; the guards run again with this request's customer.
+   * The customer's decisions on a paused run: `{ "decisions": { "<toolUseId>": { "approve": true } } }`,
+   * answered as JSON or, with `Accept: text/event-stream`, as the resumed run's events. Any
+   * instance of the app may take it; only the customer who started the run may decide it, and
+   * the guards run again with them. Refusals are HTTP statuses either way: the stream starts
+   * only once the run is claimed.
    */
   @Post('runs/:id/decisions')
   @HttpCode(200)
@@ -65,33 +68,47 @@ export class ChatController {
     @Body() body: { decisions?: unknown },
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) response: { status(code: number): unknown },
+    @Headers('accept') accept?: string,
   ) {
+    const options = { runId, decisions: body?.decisions as never, context: { auth: request.user }, owner: request.user.customerId };
     try {
-      const run = await this.tools.resume({ runId, decisions: body?.decisions as never, context: { auth: request.user } });
-      return answer(run, response);
+      if (wantsEvents(accept)) return events(await this.tools.streamResume(options));
+      return answer(await this.tools.resume(options), response);
     } catch (error) {
       throw httpError(error);
     }
   }
-
-  /**
-   * A client that disconnects stops receiving, not the run: it goes on to the end, writes
-   * included, as it would for a JSON client that closed the tab mid-request.
-   */
-  private streamChat(message: string, user: Session): StreamableFile {
-    const stream = this.tools.stream({ prompt: message, context: { auth: user } });
-    return new StreamableFile(toServerSentEvents(stream), { type: 'text/event-stream' });
-  }
 }
 
-/** The store's and the decisions' refusals as HTTP answers; anything else stays a 500. */
+function wantsEvents(accept: string | undefined): boolean {
+  return accept?.includes('text/event-stream') ?? false;
+}
+
+/**
+ * The run's events as Server-Sent Events. A client that disconnects stops receiving, not the
+ * run: it goes on to the end, writes included, as it would for a JSON client that closed the
+ * tab mid-request.
+ */
+function events(stream: ToolStream): StreamableFile {
+  return new StreamableFile(toServerSentEvents(stream), { type: 'text/event-stream' });
+}
+
+/**
+ * The store's and the decisions' refusals as HTTP answers; anything else stays a 500. Another
+ * customer's run is answered exactly as an unknown one: whoever guesses or steals a run id
+ * learns nothing, not even that the run exists.
+ */
 function httpError(error: unknown): unknown {
   if (error instanceof DecisionError) {
-    if (error.problem === 'unknown_run') return new NotFoundException(error.message);
+    if (error.problem === 'unknown_run' || error.problem === 'not_owner') return notFound(error.runId);
     if (error.problem === 'finished_run') return new ConflictException(error.message);
     return new BadRequestException(error.message);
   }
-  if (error instanceof RunClaimError) return error.problem === 'unknown_run' ? new NotFoundException(error.message) : new ConflictException(error.message);
+  if (error instanceof RunClaimError) return error.problem === 'unknown_run' ? notFound(error.runId) : new ConflictException(error.message);
   if (error instanceof RunConflictError) return new ConflictException(error.message);
   return error;
+}
+
+function notFound(runId: string): NotFoundException {
+  return new NotFoundException(`There is no run ${JSON.stringify(runId)} for this customer.`);
 }
