@@ -21,7 +21,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
-import { callTracing, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
+import { callTracing, untraced, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
 import type { ToolEffect } from './decorators/tool-options';
 import type { ApprovalPolicy } from './approval/approval-policy';
 import { checkApprovals, mayAskApproval, type ApprovalCheck } from './approval/approval-check';
@@ -331,32 +331,38 @@ export class ToolContainer<TAuth = unknown> {
     return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
-  private async call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
+  private call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
     const tool = this.toolFor(call);
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
-    const result = await this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
-      typeof call.id !== 'string'
-        ? answer(call, 'invalid_input', modelMessages.invalidId(call.id))
-        : tool
-          ? await invokeTool(tool, call, {
-              auth,
-              cancellation,
-              logger: this.logger,
-              timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
-              limits: this.limits,
-              result: this.resultLimits.get(tool)!,
-              maxMessageChars: this.defaults.maxResultChars,
-            })
-          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
-    if (emit) {
+    const answered =
+      this.traced === untraced
+        ? this.answerCall(call, tool, auth, cancellation)
+        : this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, () =>
+            this.answerCall(call, tool, auth, cancellation),
+          );
+    if (!emit) return answered;
+    return answered.then((result) => {
       const ended = Date.now();
       emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });
-    }
-    return result;
+      return result;
+    });
   }
 
+  private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, auth: unknown, cancellation: BatchCancellation): Promise<CallResult> {
+    if (typeof call.id !== 'string') return Promise.resolve(answer(call, 'invalid_input', modelMessages.invalidId(call.id)));
+    if (!tool) return Promise.resolve(answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
+    return invokeTool(tool, call, {
+      auth,
+      cancellation,
+      logger: this.logger,
+      timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
+      limits: this.limits,
+      result: this.resultLimits.get(tool)!,
+      maxMessageChars: this.defaults.maxResultChars,
+    });
+  }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {
     const effect = this.announceSkip(call, reason, emit);

@@ -25,7 +25,8 @@ export interface TracedCall {
 /** Runs one call, inside its span when tracing is on; resolves with what `run` resolves with. */
 export type CallTracing = (call: TracedCall, run: () => Promise<CallResult>) => Promise<CallResult>;
 
-const untraced: CallTracing = (_call, run) => run();
+/** What `callTracing` returns when tracing is off or unavailable: callers skip it altogether. */
+export const untraced: CallTracing = (_call, run) => run();
 
 let api: typeof OTel | null | undefined;
 
@@ -53,20 +54,33 @@ export function callTracing(options: TelemetryOptions | false | undefined): Call
   const tracer = (options?.tracer as OTel.Tracer | undefined) ?? otel.trace.getTracer('@toolwright/core');
   const recordArguments = options?.recordArguments === true;
   const recordResults = options?.recordResults === true;
-  return async (call, run) => {
+  return (call, run) => {
     let span: OTel.Span;
     try {
       span = tracer.startSpan(`execute_tool ${call.name}`, { kind: otel.SpanKind.INTERNAL, attributes: startAttributes(call, recordArguments) });
     } catch {
       return run();
     }
-    let result: CallResult | undefined;
+    // What the API gives with no SDK registered and no span around: a span nothing records, that
+    // no child could descend from. Making it current and ending it would change nothing.
+    if (!span.isRecording() && !otel.isSpanContextValid(span.spanContext())) return run();
+    let answered: Promise<CallResult>;
     try {
-      result = await otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
-      return result;
-    } finally {
-      finish(span, otel, result, recordResults);
+      answered = otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
+    } catch (error) {
+      finish(span, otel, undefined, recordResults);
+      return Promise.reject(error);
     }
+    return answered.then(
+      (result) => {
+        finish(span, otel, result, recordResults);
+        return result;
+      },
+      (error: unknown) => {
+        finish(span, otel, undefined, recordResults);
+        throw error;
+      },
+    );
   };
 }
 
