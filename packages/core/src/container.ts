@@ -246,7 +246,9 @@ export class ToolContainer<TAuth = unknown> {
     const unfollow = cancellation.follow(options.signal);
     const results: CallResult[] = new Array(calls.length);
     try {
-      await runSchedule(
+      // One call has nothing to schedule: it runs unless the batch is already cancelled.
+      if (calls.length === 1) results[0] = cancellation.aborted ? this.skip(calls[0], 'cancelled', undefined, emit) : await this.call(calls[0], options.auth, cancellation, emit);
+      else await runSchedule(
         calls,
         {
           maxConcurrency,

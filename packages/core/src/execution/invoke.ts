@@ -8,6 +8,7 @@ import { modelMessages } from './messages';
 import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
 import { LazyAbort, type BatchCancellation } from './cancellation';
+import { enroll, withdraw, type Watched } from './after-microtasks';
 
 export interface InvokeEnv {
   auth: unknown;
@@ -56,18 +57,8 @@ function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input:
   const abort = new LazyAbort();
   const deadline = performance.now() + env.timeoutMs;
   const race = new CallRace(abort, env, deadline, tool, call);
-  const ctx: ToolContext<unknown> = {
-    toolUseId: call.id,
-    toolName: tool.name,
-    auth: env.auth,
-    get signal() {
-      // A tool that watches its signal sees the batch's cancellation the moment it happens.
-      race.follow();
-      return abort.signal;
-    },
-    logger: env.logger,
-  };
-  let work: Settled | Promise<Settled>;
+  const ctx = new CallContext(call.id, tool.name, env.auth, env.logger, race);
+  let work: Work;
   try {
     work = tool.options.guard ? guarded(tool, ctx, abort, env, input, deadline) : callMethod(tool, ctx, input);
   } catch (error) {
@@ -99,14 +90,17 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
   }
 }
 
-const returned = (value: unknown): Settled => ({ kind: 'returned', value });
+/** What the method handed back: a value, or a promise of one (a thenable adopted). */
+type MethodOutcome = Settled | { kind: 'returning'; value: Promise<unknown> };
+/** A guarded call is a promise of its outcome from the start. */
+type Work = MethodOutcome | Promise<Settled>;
 
 /** The method, synchronous when it returns a plain value; anything else is awaited (a thenable adopted). */
-function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): Settled | Promise<Settled> {
+function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): MethodOutcome {
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return returned(value);
-  return Promise.resolve(value).then(returned);
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return { kind: 'returned', value };
+  return { kind: 'returning', value: Promise.resolve(value) };
 }
 
 async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, env: InvokeEnv, input: object, deadline: number): Promise<Settled> {
@@ -120,13 +114,35 @@ async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: L
     abort.abort(new Error(`timed out after ${env.timeoutMs} ms`));
     return { kind: 'timeout' };
   }
-  return callMethod(tool, ctx, input);
+  const work = callMethod(tool, ctx, input);
+  return work.kind === 'returning' ? work.value.then(returned) : work;
 }
+
+const returned = (value: unknown): Settled => ({ kind: 'returned', value });
 
 /** Work that ended while its batch was being cancelled answers as cancelled, as if it had been abandoned. */
 function cancelNow(abort: LazyAbort, env: InvokeEnv): Settled {
   abort.abort(env.cancellation.reason);
   return { kind: 'cancelled' };
+}
+
+/** What the method receives as `@Ctx()`; the signal is made on first read (see `LazyAbort`). */
+class CallContext implements ToolContext<unknown> {
+  readonly #race: CallRace;
+
+  constructor(
+    readonly toolUseId: string,
+    readonly toolName: string,
+    readonly auth: unknown,
+    readonly logger: ToolLogger,
+    race: CallRace,
+  ) {
+    this.#race = race;
+  }
+
+  get signal(): AbortSignal {
+    return this.#race.signal();
+  }
 }
 
 /**
@@ -137,11 +153,12 @@ function cancelNow(abort: LazyAbort, env: InvokeEnv): Settled {
  * A tool that never settles cannot hold the batch; one that fails after being abandoned is still
  * logged. Cancellation that came while the work ran is seen when it settles.
  */
-class CallRace {
-  private outcome?: Settled;
-  private resolve?: (settled: Settled) => void;
-  private timer?: ReturnType<typeof setTimeout>;
-  private unfollow?: () => void;
+class CallRace implements Watched {
+  watchSlot = -1;
+  private outcome: Settled | undefined = undefined;
+  private resolve: ((settled: Settled) => void) | undefined = undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private unfollow: (() => void) | undefined = undefined;
 
   constructor(
     private readonly abort: LazyAbort,
@@ -151,21 +168,29 @@ class CallRace {
     private readonly call: ToolCall,
   ) {}
 
-  settle(work: Settled | Promise<Settled>): Settled | Promise<Settled> {
-    if (!(work instanceof Promise)) {
+  settle(work: Work): Settled | Promise<Settled> {
+    if (!(work instanceof Promise) && work.kind !== 'returning') {
       this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : work);
       return this.outcome!;
     }
-    work.then(
-      (settled) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : settled),
+    const pending: Promise<unknown> = work instanceof Promise ? work : work.value;
+    const method = !(work instanceof Promise);
+    pending.then(
+      (value) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : method ? { kind: 'returned', value } : (value as Settled)),
       (error: unknown) => {
         if (this.outcome) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
         this.finish({ kind: 'threw', error });
       },
     );
     if (this.outcome) return this.outcome;
-    process.nextTick(watch, this);
+    enroll(this);
     return new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  /** The call's signal; a tool that watches it sees the batch's cancellation the moment it happens. */
+  signal(): AbortSignal {
+    this.follow();
+    return this.abort.signal;
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */
@@ -188,14 +213,11 @@ class CallRace {
   private finish(settled: Settled): void {
     if (this.outcome) return;
     this.outcome = settled;
+    withdraw(this);
     if (this.timer) clearTimeout(this.timer);
     this.unfollow?.();
     this.resolve?.(settled);
   }
-}
-
-function watch(race: CallRace): void {
-  race.watch();
 }
 
 function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown, step: 'validation' | 'method' | 'result'): CallResult {

@@ -47,11 +47,6 @@ export async function runSchedule(
 
   // At least one worker per segment, whatever the option says (NaN, 0, a fraction): zero workers
   // would leave calls without a result.
-  // The common batch: one call, no segments to cut.
-  if (calls.length === 1) {
-    await runOne(0);
-    return results;
-  }
   const limit = Math.max(1, Math.floor(options.maxConcurrency) || 1);
   for (const [start, end] of segments(calls)) {
     const width = Math.min(limit, end - start);

@@ -63,7 +63,7 @@ export function callTracing(options: TelemetryOptions | false | undefined): Call
     }
     // What the API gives with no SDK registered and no span around: a span nothing records, that
     // no child could descend from. Making it current and ending it would change nothing.
-    if (!span.isRecording() && !otel.isSpanContextValid(span.spanContext())) return run();
+    if (!span.isRecording() && span.spanContext().traceId === otel.INVALID_TRACEID) return run();
     let answered: Promise<CallResult>;
     try {
       answered = otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
