@@ -237,7 +237,10 @@ export class ToolContainer<TAuth = unknown> {
   async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
     const maxConcurrency = options.maxConcurrency ?? this.defaults.maxConcurrency;
     const onWriteFailure = options.onWriteFailure ?? this.defaults.onWriteFailure;
-    checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
+    // The defaults were checked once, by the constructor.
+    if (options.maxConcurrency !== undefined || options.onWriteFailure !== undefined) {
+      checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
+    }
     const calls = this.scheduledCalls(content);
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const duplicate = duplicateId(calls);
@@ -266,7 +269,9 @@ export class ToolContainer<TAuth = unknown> {
       cancellation.cancel(EXECUTE_RETURNED);
       unfollow();
     }
-    return calls.map((call, i) => (results[i] ?? answer(call, 'internal_error', modelMessages.internal(call.name))).result);
+    const answers = new Array<ToolResultBlockParam>(calls.length);
+    for (let i = 0; i < calls.length; i++) answers[i] = (results[i] ?? answer(calls[i], 'internal_error', modelMessages.internal(calls[i].name))).result;
+    return answers;
   }
 
   /** Every tool with its effect and hints, in manifest order; fresh copies on every call. */
@@ -322,8 +327,10 @@ export class ToolContainer<TAuth = unknown> {
 
   /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */
   private scheduledCalls(content: readonly AssistantContentBlock[]): ScheduledCall[] {
-    return readToolCalls(content, (name) => this.toolNamed(name)?.effect !== 'read');
+    return readToolCalls(content, this.mayWrite);
   }
+
+  private readonly mayWrite = (name: unknown): boolean => this.toolNamed(name)?.effect !== 'read';
 
   private toolFor(call: ToolCall): RegisteredTool | undefined {
     return this.toolNamed(call.name);

@@ -2,6 +2,7 @@ import { validate, type ValidatorOptions } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
@@ -27,7 +28,24 @@ export interface InputContract {
 
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
-const builders = new WeakMap<InputContract, BuildInstance>();
+/** What a tool's input goes through, made on its first call. */
+interface PreparedInput {
+  schema: Tool.InputSchema;
+  check: ValidateFunction;
+  build: BuildInstance;
+}
+
+const prepared = new WeakMap<InputContract, PreparedInput>();
+
+function prepare(tool: InputContract): PreparedInput {
+  let ready = prepared.get(tool);
+  if (!ready) {
+    const schema = tool.inputSchema ?? tool.definition.input_schema;
+    ready = { schema, check: schemaCheck(schema), build: instanceBuilder(tool.inputClass, tool.instancePlan) };
+    prepared.set(tool, ready);
+  }
+  return ready;
+}
 
 /**
  * The boundary, in the order DESIGN.md fixes: size limits, the exact schema check, the instance
@@ -46,15 +64,9 @@ export function validateInput(input: unknown, tool: InputContract, limits: Input
 function checked(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
   const refused = checkPlainInput(input, limits);
   if (refused) return Promise.resolve({ ok: false, message: refused });
-  const schema = tool.inputSchema ?? tool.definition.input_schema;
-  const check = schemaCheck(schema);
+  const { schema, check, build } = prepare(tool);
   if (!check(input)) {
     return Promise.resolve({ ok: false, message: modelMessages.invalidInput(tool.name, describeSchemaErrors(check.errors ?? [], schema, input)) });
-  }
-  let build = builders.get(tool);
-  if (!build) {
-    build = instanceBuilder(tool.inputClass, tool.instancePlan);
-    builders.set(tool, build);
   }
   let instance: object;
   try {
