@@ -1,4 +1,4 @@
-import { validateInput } from '../validation/validate-input';
+import { buildInput, judgeInput, validateInstance } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
 import type { ToolContext, ToolLogger } from '../context';
@@ -41,7 +41,8 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   try {
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
-    const checked = await validateInput(call.input, tool, env.limits);
+    const built = buildInput(call.input, tool, env.limits);
+    const checked = built.ok ? judgeInput(tool, await validateInstance(built.value), built.value) : built;
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
     const settled = await runBounded(tool, call, env, checked.value);
