@@ -21,7 +21,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
-import { callTracing, untraced, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
+import { callTracing, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
 import type { ToolEffect } from './decorators/tool-options';
 import type { ApprovalPolicy } from './approval/approval-policy';
 import { checkApprovals, mayAskApproval, type ApprovalCheck } from './approval/approval-check';
@@ -345,12 +345,11 @@ export class ToolContainer<TAuth = unknown> {
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
-    const answered =
-      this.traced === untraced
-        ? this.answerCall(call, tool, auth, cancellation)
-        : this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, () =>
-            this.answerCall(call, tool, auth, cancellation),
-          );
+    const answered = this.traced.live()
+      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, () =>
+          this.answerCall(call, tool, auth, cancellation),
+        )
+      : this.answerCall(call, tool, auth, cancellation);
     if (!emit) return answered;
     return answered.then((result) => {
       const ended = Date.now();
