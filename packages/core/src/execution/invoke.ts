@@ -91,7 +91,7 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
   }
 }
 
-/** What the method handed back: a value, or a promise of one (a thenable adopted). */
+/** What the method handed back: a value, or a promise of one. */
 type MethodOutcome = Settled | { kind: 'returning'; value: Promise<unknown> };
 /** A guarded call is a promise of its outcome from the start. */
 type Work = MethodOutcome | Promise<Settled>;
