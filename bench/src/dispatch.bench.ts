@@ -1,8 +1,10 @@
 // Dispatch cost per call of the lesson's `buscar_pedido`: a bare method call, the validation
 // pipeline before (class-transformer + class-validator) and after (limits → schema check →
-// instance → class-validator), `ToolContainer.execute`, the Anthropic SDK's zod tool path, and
-// the rivals a user would weigh (bench/src/rivals/): the AI SDK's zod `tool()` and typia.
-// Then the cold start of the schema check: compiled on a tool's first call, or at build time.
+// instance → class-validator), the validation floor (what execute must do at the least, done
+// directly), `ToolContainer.execute`, the Anthropic SDK's zod tool path, and the rivals a user
+// would weigh (bench/src/rivals/): the AI SDK's zod `tool()` and typia. Then a CPU profile of
+// execute on valid input, and the cold start of the schema check: compiled on a tool's first
+// call, or at build time.
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +18,11 @@ import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
 import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../packages/core/dist/validation/plain-input';
 import { validateInput } from '../../packages/core/dist/validation/validate-input';
+import { schemaCheck } from '../../packages/core/dist/validation/schema-check';
+import type { ProfileFrame } from './probes/dispatch-profile-probe';
 import {
   BUSCAR_PEDIDO_DESCRIPTION,
+  BuscarPedidoInput,
   BuscarPedidoInputBefore,
   NUMERO_DESCRIPTION,
   NUMERO_PATTERN,
@@ -75,7 +80,11 @@ const runZodTool = async (input: Input) => {
 const entry = orderLookupManifest.entries[0];
 const contract = { name: entry.definition.name, definition: entry.definition, inputClass: entry.inputClass, instancePlan: entry.instancePlan };
 
+// The same compiled Ajv function core checks this tool's input with.
+const schemaFloor = schemaCheck(entry.definition.input_schema);
+
 const OURS = 'ToolContainer.execute';
+const FLOOR = 'validation floor: compiled schema check + instance + class-validator validate';
 const BEFORE = 'before: limits + class-transformer plainToInstance + class-validator validate';
 const AFTER = 'after: validateInput (limits → schema check → instance → class-validator)';
 const aiSdk = aiSdkToolPath(tools);
@@ -98,6 +107,17 @@ const paths: DispatchPath[] = [
     call: async (input) => {
       const checked = await validateInput(input, contract, DEFAULT_INPUT_LIMITS);
       return checked.ok ? tools.buscarPedido((checked.value as { numero: string }).numero) : checked.message;
+    },
+  },
+  {
+    // What execute cannot do without, written out: the tool's compiled schema check, its input
+    // class instance, class-validator with core's options, the method.
+    label: FLOOR,
+    call: async (input) => {
+      if (!schemaFloor(input)) return schemaFloor.errors;
+      const instance = Object.assign(new BuscarPedidoInput(), input);
+      const errors = await validate(instance, VALIDATOR_OPTIONS);
+      return errors.length === 0 ? tools.buscarPedido(instance.numero) : errors;
     },
   },
   { label: OURS, call: async (input) => (await container.execute([toolUse(input)]))[0] },
@@ -141,6 +161,16 @@ async function errorTexts(): Promise<Array<{ label: string; text: string }>> {
   ];
 }
 
+const PROFILED_CALLS = isCi ? 2_000 : 300_000;
+const PROFILE_FRAMES = 10;
+
+/** The frames with the most self time in `execute` on valid input, from a process of their own. */
+async function profile(): Promise<ProfileFrame[]> {
+  progress('dispatch: CPU profile of execute');
+  const run = await runNode([join(PROBES_DIR, 'dispatch-profile-probe.js'), String(PROFILED_CALLS), String(PROFILE_FRAMES)]);
+  return JSON.parse(run.stdout.split('\n')[0]) as ProfileFrame[];
+}
+
 const COLD_ROUNDS = isCi ? 1 : 7;
 
 /**
@@ -172,12 +202,16 @@ async function coldStart(): Promise<{ lazyFirst: number; lazyNext: number; stand
 async function main(): Promise<void> {
   const perCall = await measure();
   const before = perCall.get(BEFORE)!;
+  const floor = perCall.get(FLOOR)!;
   const rows = paths.map((path) => {
     const { valid, invalid } = perCall.get(path.label)!;
-    return [path.label, fixed(valid, 2), fixed(invalid, 2), ratio(valid, before.valid), ratio(invalid, before.invalid)];
+    return [path.label, fixed(valid, 2), fixed(invalid, 2), ratio(valid, before.valid), ratio(invalid, before.invalid), ratio(valid, floor.valid)];
   });
   const after = perCall.get(AFTER)!;
+  const ours = perCall.get(OURS)!;
+  const goal = ours.valid / floor.valid <= 2 ? 'met' : 'not met';
   const texts = await errorTexts();
+  const frames = await profile();
   const cold = await coldStart();
 
   writeSection(
@@ -188,9 +222,17 @@ async function main(): Promise<void> {
       `The lesson's \`buscar_pedido\` (pattern \`${NUMERO_PATTERN.source}\`, no I/O), ${CALLS.toLocaleString('en-US')} sequential calls per round, ` +
         `median of ${ROUNDS} interleaved rounds. Valid input \`${JSON.stringify(VALID)}\`, invalid \`${JSON.stringify(INVALID)}\`.`,
       '',
-      markdownTable(['path', 'valid µs/call', 'invalid µs/call', 'this ÷ before (valid)', 'this ÷ before (invalid)'], rows),
+      markdownTable(['path', 'valid µs/call', 'invalid µs/call', 'this ÷ before (valid)', 'this ÷ before (invalid)', 'this ÷ floor (valid)'], rows),
       '',
       `The validation pipeline after ÷ before: **${ratio(after.valid, before.valid)}** valid, **${ratio(after.invalid, before.invalid)}** invalid.`,
+      '',
+      `Goal: \`ToolContainer.execute\` on valid input within 2× the validation floor measured in the same run: ` +
+        `**${ratio(ours.valid, floor.valid)}**, goal **${goal}**.`,
+      '',
+      `Where execute's time goes on valid input: the ${PROFILE_FRAMES} frames with the most self time in a CPU profile ` +
+        `(V8's sampling profiler, ${PROFILED_CALLS.toLocaleString('en-US')} calls in a process of their own, after a warm-up):`,
+      '',
+      markdownTable(['function', 'file:line', 'self %'], frames.map((f) => [`\`${f.function}\``, `\`${f.location}\``, fixed(f.selfPercent)])),
       '',
       `Cold start of the schema check (fresh processes, median of ${COLD_ROUNDS}):`,
       '',

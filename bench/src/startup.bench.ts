@@ -66,6 +66,8 @@ async function main(): Promise<void> {
         ],
       ),
       '',
+      `Goal: manifest + container within 1.15× the dependencies import: **${ratio(ours, dependenciesMs)}**, goal **${ours / dependenciesMs <= 1.15 ? 'met' : 'not met'}**.`,
+      '',
       `Peak RSS of the whole process: ${megabytes(median(peaks))}.`,
     ].join('\n'),
   );

@@ -237,7 +237,10 @@ export class ToolContainer<TAuth = unknown> {
   async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
     const maxConcurrency = options.maxConcurrency ?? this.defaults.maxConcurrency;
     const onWriteFailure = options.onWriteFailure ?? this.defaults.onWriteFailure;
-    checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
+    // The defaults were checked once, by the constructor.
+    if (options.maxConcurrency !== undefined || options.onWriteFailure !== undefined) {
+      checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
+    }
     const calls = this.scheduledCalls(content);
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const duplicate = duplicateId(calls);
@@ -246,7 +249,9 @@ export class ToolContainer<TAuth = unknown> {
     const unfollow = cancellation.follow(options.signal);
     const results: CallResult[] = new Array(calls.length);
     try {
-      await runSchedule(
+      // One call has nothing to schedule: it runs unless the batch is already cancelled.
+      if (calls.length === 1) results[0] = cancellation.aborted ? this.skip(calls[0], 'cancelled', undefined, emit) : await this.call(calls[0], options.auth, cancellation, emit);
+      else await runSchedule(
         calls,
         {
           maxConcurrency,
@@ -264,7 +269,9 @@ export class ToolContainer<TAuth = unknown> {
       cancellation.cancel(EXECUTE_RETURNED);
       unfollow();
     }
-    return calls.map((call, i) => (results[i] ?? answer(call, 'internal_error', modelMessages.internal(call.name))).result);
+    const answers = new Array<ToolResultBlockParam>(calls.length);
+    for (let i = 0; i < calls.length; i++) answers[i] = (results[i] ?? answer(calls[i], 'internal_error', modelMessages.internal(calls[i].name))).result;
+    return answers;
   }
 
   /** Every tool with its effect and hints, in manifest order; fresh copies on every call. */
@@ -320,8 +327,10 @@ export class ToolContainer<TAuth = unknown> {
 
   /** The `tool_use` blocks of `content`; unknown tools may write, since nobody knows their effect. */
   private scheduledCalls(content: readonly AssistantContentBlock[]): ScheduledCall[] {
-    return readToolCalls(content, (name) => this.toolNamed(name)?.effect !== 'read');
+    return readToolCalls(content, this.mayWrite);
   }
+
+  private readonly mayWrite = (name: unknown): boolean => this.toolNamed(name)?.effect !== 'read';
 
   private toolFor(call: ToolCall): RegisteredTool | undefined {
     return this.toolNamed(call.name);
@@ -331,32 +340,37 @@ export class ToolContainer<TAuth = unknown> {
     return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
-  private async call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
+  private call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
     const tool = this.toolFor(call);
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
-    const result = await this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
-      typeof call.id !== 'string'
-        ? answer(call, 'invalid_input', modelMessages.invalidId(call.id))
-        : tool
-          ? await invokeTool(tool, call, {
-              auth,
-              cancellation,
-              logger: this.logger,
-              timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
-              limits: this.limits,
-              result: this.resultLimits.get(tool)!,
-              maxMessageChars: this.defaults.maxResultChars,
-            })
-          : answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
-    if (emit) {
+    const answered = this.traced.live()
+      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, () =>
+          this.answerCall(call, tool, auth, cancellation),
+        )
+      : this.answerCall(call, tool, auth, cancellation);
+    if (!emit) return answered;
+    return answered.then((result) => {
       const ended = Date.now();
       emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });
-    }
-    return result;
+      return result;
+    });
   }
 
+  private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, auth: unknown, cancellation: BatchCancellation): Promise<CallResult> {
+    if (typeof call.id !== 'string') return Promise.resolve(answer(call, 'invalid_input', modelMessages.invalidId(call.id)));
+    if (!tool) return Promise.resolve(answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
+    return invokeTool(tool, call, {
+      auth,
+      cancellation,
+      logger: this.logger,
+      timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
+      limits: this.limits,
+      result: this.resultLimits.get(tool)!,
+      maxMessageChars: this.defaults.maxResultChars,
+    });
+  }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {
     const effect = this.announceSkip(call, reason, emit);

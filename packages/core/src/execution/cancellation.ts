@@ -4,7 +4,8 @@
  * max-listeners warning, and creating signals per call is a measurable share of dispatch cost.
  */
 export class BatchCancellation {
-  private readonly listeners = new Set<() => void>();
+  /** Made by the first listener: most batches end before any call needs one. */
+  private listeners?: Set<() => void>;
   private cancelled = false;
   private reasonValue: unknown;
 
@@ -18,30 +19,34 @@ export class BatchCancellation {
 
   /** Calls `listener` once when the batch is cancelled; returns the function that unsubscribes. */
   onCancel(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   cancel(reason: unknown): void {
     if (this.cancelled) return;
     this.cancelled = true;
     this.reasonValue = reason;
+    if (!this.listeners) return;
     for (const listener of [...this.listeners]) listener();
     this.listeners.clear();
   }
 
   /** Follows `signal` until the returned function is called. */
   follow(signal: AbortSignal | undefined): () => void {
-    if (!signal) return () => undefined;
+    if (!signal) return unfollowed;
     if (signal.aborted) {
       this.cancel(signal.reason);
-      return () => undefined;
+      return unfollowed;
     }
     const onAbort = () => this.cancel(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     return () => signal.removeEventListener('abort', onAbort);
   }
 }
+
+const unfollowed = () => undefined;
 
 /**
  * A call's `ctx.signal`, created only when a tool reads it: most tools never do, and an

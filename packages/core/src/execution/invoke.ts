@@ -1,4 +1,4 @@
-import { validateInput } from '../validation/validate-input';
+import { buildInput, judgeInput, validateInstance } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
 import type { ToolContext, ToolLogger } from '../context';
@@ -8,6 +8,7 @@ import { modelMessages } from './messages';
 import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
 import { LazyAbort, type BatchCancellation } from './cancellation';
+import { enroll, withdraw, type Watched } from './after-microtasks';
 
 export interface InvokeEnv {
   auth: unknown;
@@ -40,7 +41,8 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   try {
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
-    const checked = await validateInput(call.input, tool, env.limits);
+    const built = buildInput(call.input, tool, env.limits);
+    const checked = built.ok ? judgeInput(tool, await validateInstance(built.value), built.value) : built;
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
     const settled = await runBounded(tool, call, env, checked.value);
@@ -52,18 +54,18 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
 }
 
 /** Guard and method with the call's `ToolContext`, within its timeout and the batch's signal. */
-function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input: object): Promise<Settled> {
+function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input: object): Settled | Promise<Settled> {
   const abort = new LazyAbort();
-  const ctx: ToolContext<unknown> = {
-    toolUseId: call.id,
-    toolName: tool.name,
-    auth: env.auth,
-    get signal() {
-      return abort.signal;
-    },
-    logger: env.logger,
-  };
-  return settleWithin(() => run(tool, ctx, abort, input, env.timeoutMs), abort, env, () => `${tool.name} (${echo(call.id)})`);
+  const deadline = performance.now() + env.timeoutMs;
+  const race = new CallRace(abort, env, deadline, tool, call);
+  const ctx = new CallContext(call.id, tool.name, env.auth, env.logger, race);
+  let work: Work;
+  try {
+    work = tool.options.guard ? guarded(tool, ctx, abort, env, input, deadline) : callMethod(tool, ctx, input);
+  } catch (error) {
+    work = { kind: 'threw', error };
+  }
+  return race.settle(work);
 }
 
 /**
@@ -81,60 +83,142 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
     case 'threw':
       if (isToolError(settled.error)) return answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
       return internalError(tool, call, env.logger, settled.error, 'method');
-    case 'returned':
-      return { ...answer(call, 'ok', shapeResult(settled.value, env.result)), value: settled.value };
+    case 'returned': {
+      const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
+      ok.value = settled.value;
+      return ok;
+    }
   }
 }
 
-async function run(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, input: object, timeoutMs: number): Promise<Settled> {
-  const guard = tool.options.guard;
-  if (guard) {
-    const deadline = performance.now() + timeoutMs;
-    if (!(await guard.call(tool.instance, ctx, input))) return { kind: 'refused' };
-    // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
-    // answer is already given, and a method started now would run beside the calls after it.
-    if (abort.aborted) return { kind: 'cancelled' };
-    // A guard that blocked the event loop past the deadline kept the timer from firing: its
-    // callback waits behind this continuation. The clock is read here, so the method never starts.
-    if (performance.now() >= deadline) {
-      abort.abort(new Error(`timed out after ${timeoutMs} ms`));
-      return { kind: 'timeout' };
-    }
-  }
+/** What the method handed back: a value, or a promise of one. */
+type MethodOutcome = Settled | { kind: 'returning'; value: Promise<unknown> };
+/** A guarded call is a promise of its outcome from the start. */
+type Work = MethodOutcome | Promise<Settled>;
+
+/** The method, synchronous when it returns a plain value; anything else is awaited (a thenable adopted). */
+function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): MethodOutcome {
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
-  const value = await method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
-  return { kind: 'returned', value };
+  const value = method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return { kind: 'returned', value };
+  return { kind: 'returning', value: Promise.resolve(value) };
+}
+
+async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, env: InvokeEnv, input: object, deadline: number): Promise<Settled> {
+  if (!(await tool.options.guard!.call(tool.instance, ctx, input))) return { kind: 'refused' };
+  // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
+  // answer is already given, and a method started now would run beside the calls after it.
+  if (abort.aborted || env.cancellation.aborted) return { kind: 'cancelled' };
+  // A guard that blocked the event loop past the deadline kept the timer from firing: its
+  // callback waits behind this continuation. The clock is read here, so the method never starts.
+  if (performance.now() >= deadline) {
+    abort.abort(new Error(`timed out after ${env.timeoutMs} ms`));
+    return { kind: 'timeout' };
+  }
+  const work = callMethod(tool, ctx, input);
+  return work.kind === 'returning' ? work.value.then(returned) : work;
+}
+
+const returned = (value: unknown): Settled => ({ kind: 'returned', value });
+
+/** Work that ended while its batch was being cancelled answers as cancelled, as if it had been abandoned. */
+function cancelNow(abort: LazyAbort, env: InvokeEnv): Settled {
+  abort.abort(env.cancellation.reason);
+  return { kind: 'cancelled' };
+}
+
+/** What the method receives as `@Ctx()`; the signal is made on first read (see `LazyAbort`). */
+class CallContext implements ToolContext<unknown> {
+  readonly #race: CallRace;
+
+  constructor(
+    readonly toolUseId: string,
+    readonly toolName: string,
+    readonly auth: unknown,
+    readonly logger: ToolLogger,
+    race: CallRace,
+  ) {
+    this.#race = race;
+  }
+
+  get signal(): AbortSignal {
+    return this.#race.signal();
+  }
 }
 
 /**
- * Starts the work and waits for it, its timeout or the batch's cancellation, whichever comes
- * first. A tool that never settles cannot hold the batch; one that fails after being abandoned is
- * still logged. The timer and the abort listener are in place before the work starts, so an abort
- * from inside the guard or the method is seen at once.
+ * The first of: the work settles, its deadline passes, its batch is cancelled. The timer and the
+ * batch listener are set only for work still pending once the microtasks queued with it have run
+ * (the deadline counts from the start all the same), or as soon as the tool reads its signal:
+ * most calls settle before either could fire, and a timer costs more than the rest of the call.
+ * A tool that never settles cannot hold the batch; one that fails after being abandoned is still
+ * logged. Cancellation that came while the work ran is seen when it settles.
  */
-function settleWithin(start: () => Promise<Settled>, abort: LazyAbort, env: InvokeEnv, label: () => string): Promise<Settled> {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (settled: Settled) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      unsubscribe();
-      resolve(settled);
-    };
-    const timer = setTimeout(() => {
-      abort.abort(new Error(`timed out after ${env.timeoutMs} ms`));
-      finish({ kind: 'timeout' });
-    }, env.timeoutMs);
-    const unsubscribe = env.cancellation.onCancel(() => {
-      abort.abort(env.cancellation.reason);
-      finish({ kind: 'cancelled' });
-    });
-    start().then(finish, (error: unknown) => {
-      if (done) env.logger.warn(`toolwright: ${label()} failed after it was abandoned:`, error);
-      finish({ kind: 'threw', error });
-    });
-  });
+class CallRace implements Watched {
+  watchSlot = -1;
+  private outcome: Settled | undefined = undefined;
+  private resolve: ((settled: Settled) => void) | undefined = undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  private unfollow: (() => void) | undefined = undefined;
+
+  constructor(
+    private readonly abort: LazyAbort,
+    private readonly env: InvokeEnv,
+    private readonly deadline: number,
+    private readonly tool: RegisteredTool,
+    private readonly call: ToolCall,
+  ) {}
+
+  settle(work: Work): Settled | Promise<Settled> {
+    if (!(work instanceof Promise) && work.kind !== 'returning') {
+      this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : work);
+      return this.outcome!;
+    }
+    const pending: Promise<unknown> = work instanceof Promise ? work : work.value;
+    const method = !(work instanceof Promise);
+    pending.then(
+      (value) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : method ? { kind: 'returned', value } : (value as Settled)),
+      (error: unknown) => {
+        if (this.outcome) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
+        this.finish({ kind: 'threw', error });
+      },
+    );
+    if (this.outcome) return this.outcome;
+    enroll(this);
+    return new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  /** The call's signal; a tool that watches it sees the batch's cancellation the moment it happens. */
+  signal(): AbortSignal {
+    this.follow();
+    return this.abort.signal;
+  }
+
+  /** From now on the batch's cancellation ends this call at once; now, if it already came. */
+  follow(): void {
+    if (this.outcome || this.unfollow) return;
+    if (this.env.cancellation.aborted) return this.finish(cancelNow(this.abort, this.env));
+    this.unfollow = this.env.cancellation.onCancel(() => this.finish(cancelNow(this.abort, this.env)));
+  }
+
+  /** For work still pending once the microtasks have run: the batch's cancellation and the deadline. */
+  watch(): void {
+    this.follow();
+    if (this.outcome) return;
+    this.timer = setTimeout(() => {
+      this.abort.abort(new Error(`timed out after ${this.env.timeoutMs} ms`));
+      this.finish({ kind: 'timeout' });
+    }, Math.max(0, this.deadline - performance.now()));
+  }
+
+  private finish(settled: Settled): void {
+    if (this.outcome) return;
+    this.outcome = settled;
+    withdraw(this);
+    if (this.timer) clearTimeout(this.timer);
+    this.unfollow?.();
+    this.resolve?.(settled);
+  }
 }
 
 function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown, step: 'validation' | 'method' | 'result'): CallResult {

@@ -23,9 +23,26 @@ export interface TracedCall {
 }
 
 /** Runs one call, inside its span when tracing is on; resolves with what `run` resolves with. */
-export type CallTracing = (call: TracedCall, run: () => Promise<CallResult>) => Promise<CallResult>;
+export interface CallTracing {
+  (call: TracedCall, run: () => Promise<CallResult>): Promise<CallResult>;
+  /** Whether a span could record now; when not, a caller may run the call without it. */
+  live(): boolean;
+}
 
-const untraced: CallTracing = (_call, run) => run();
+/** What `callTracing` returns when tracing is off or unavailable. */
+const untraced: CallTracing = Object.assign((_call: TracedCall, run: () => Promise<CallResult>) => run(), { live: () => false });
+
+/**
+ * False while no SDK has registered a tracer provider: the global tracer is then the API's no-op
+ * one, whose spans record nothing and carry no context of their own, so a call runs as it would
+ * untraced. Read through the API's proxy provider; where an API version lacks it, always true.
+ */
+function sdkRegistered(otel: typeof OTel): () => boolean {
+  const Proxy = (otel as { ProxyTracerProvider?: new () => { getDelegate?(): unknown } }).ProxyTracerProvider;
+  const idle = Proxy ? new Proxy().getDelegate?.() : undefined;
+  if (idle === undefined) return () => true;
+  return () => (otel.trace.getTracerProvider() as { getDelegate?(): unknown }).getDelegate?.() !== idle;
+}
 
 let api: typeof OTel | null | undefined;
 
@@ -53,21 +70,36 @@ export function callTracing(options: TelemetryOptions | false | undefined): Call
   const tracer = (options?.tracer as OTel.Tracer | undefined) ?? otel.trace.getTracer('@toolwright/core');
   const recordArguments = options?.recordArguments === true;
   const recordResults = options?.recordResults === true;
-  return async (call, run) => {
+  const live = options?.tracer ? () => true : sdkRegistered(otel);
+  const traced = (call: TracedCall, run: () => Promise<CallResult>): Promise<CallResult> => {
     let span: OTel.Span;
     try {
       span = tracer.startSpan(`execute_tool ${call.name}`, { kind: otel.SpanKind.INTERNAL, attributes: startAttributes(call, recordArguments) });
     } catch {
       return run();
     }
-    let result: CallResult | undefined;
+    // What the API gives with no SDK registered and no span around: a span nothing records, that
+    // no child could descend from. Making it current and ending it would change nothing.
+    if (!span.isRecording() && span.spanContext().traceId === otel.INVALID_TRACEID) return run();
+    let answered: Promise<CallResult>;
     try {
-      result = await otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
-      return result;
-    } finally {
-      finish(span, otel, result, recordResults);
+      answered = otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
+    } catch (error) {
+      finish(span, otel, undefined, recordResults);
+      return Promise.reject(error);
     }
+    return answered.then(
+      (result) => {
+        finish(span, otel, result, recordResults);
+        return result;
+      },
+      (error: unknown) => {
+        finish(span, otel, undefined, recordResults);
+        throw error;
+      },
+    );
   };
+  return Object.assign(traced, { live });
 }
 
 function startAttributes(call: TracedCall, recordArguments: boolean): OTel.Attributes {

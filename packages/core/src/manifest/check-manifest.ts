@@ -41,9 +41,10 @@ export function bindManifest(manifest: ToolManifest, providers: readonly object[
   const covered = new Set<ToolManifestEntry>();
   // Classes whose entries already have a more precise problem than "no instance was given".
   const explained = new Set<Class>();
+  const index = new EntryIndex(manifest.entries);
 
-  providers.forEach((instance, index) => {
-    const misfit = misfitProvider(instance, index, manifest);
+  providers.forEach((instance, position) => {
+    const misfit = misfitProvider(instance, position, manifest, index);
     if (misfit) {
       wiring.push(misfit.problem);
       if (misfit.explains) explained.add(misfit.explains);
@@ -52,7 +53,7 @@ export function bindManifest(manifest: ToolManifest, providers: readonly object[
     const cls = instance.constructor as Class;
     for (const decorated of readDecoratedTools(cls)) {
       const where = `${cls.name}.${decorated.method}`;
-      const entry = manifest.entries.find((e) => instance instanceof e.provider && e.method === decorated.method);
+      const entry = index.find(instance, decorated.method);
       if (!entry) {
         stale.push(`${where} has @Tool but no manifest entry`);
         continue;
@@ -88,7 +89,7 @@ export function bindManifest(manifest: ToolManifest, providers: readonly object[
  * A provider that cannot be a tools instance: a class instead of an instance of it, not an object,
  * or an instance of a second copy of a manifest class. `explains`: the manifest class it stands in for.
  */
-function misfitProvider(instance: unknown, index: number, manifest: ToolManifest): { problem: string; explains?: Class } | undefined {
+function misfitProvider(instance: unknown, index: number, manifest: ToolManifest, entries: EntryIndex): { problem: string; explains?: Class } | undefined {
   if (typeof instance === 'function') {
     const name = instance.name || 'ToolsClass';
     return { problem: `providers[${index}] is the class ${name}, not an instance of it; pass \`new ${name}(...)\``, explains: instance as Class };
@@ -97,7 +98,7 @@ function misfitProvider(instance: unknown, index: number, manifest: ToolManifest
     return { problem: `providers[${index}] is ${instance === null ? 'null' : typeof instance}, not a tools class instance` };
   }
   const cls = instance.constructor;
-  if (manifest.entries.some((e) => e.provider === cls)) return undefined;
+  if (entries.hasProvider(cls)) return undefined;
   const twin = manifest.entries.find((e) => e.provider.name === cls.name && !(instance instanceof e.provider));
   if (!twin) return undefined;
   return {
@@ -106,6 +107,38 @@ function misfitProvider(instance: unknown, index: number, manifest: ToolManifest
       '(two paths to it, or once as ESM and once as CommonJS); import the class the way the generated manifest does',
     explains: twin.provider,
   };
+}
+
+/**
+ * The entries by provider prototype and method, so binding a manifest of n tools takes n lookups,
+ * not n scans of it: start-up of a large manifest would otherwise grow with its square.
+ */
+class EntryIndex {
+  private readonly byPrototype = new Map<object, Map<string, number>>();
+  private readonly providers = new Set<Class>();
+
+  constructor(private readonly entries: readonly ToolManifestEntry[]) {
+    entries.forEach((entry, position) => {
+      this.providers.add(entry.provider);
+      const methods = this.byPrototype.get(entry.provider.prototype) ?? new Map<string, number>();
+      this.byPrototype.set(entry.provider.prototype, methods);
+      if (!methods.has(entry.method)) methods.set(entry.method, position);
+    });
+  }
+
+  hasProvider(cls: unknown): boolean {
+    return this.providers.has(cls as Class);
+  }
+
+  /** The first entry, in manifest order, for `method` of a class `instance` is an instance of. */
+  find(instance: object, method: string): ToolManifestEntry | undefined {
+    let first: number | undefined;
+    for (let proto = Object.getPrototypeOf(instance); proto; proto = Object.getPrototypeOf(proto)) {
+      const position = this.byPrototype.get(proto)?.get(method);
+      if (position !== undefined && (first === undefined || position < first)) first = position;
+    }
+    return first === undefined ? undefined : this.entries[first];
+  }
 }
 
 function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTool, fn: unknown): string[] {

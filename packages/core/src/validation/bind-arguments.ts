@@ -3,14 +3,10 @@ import type { ToolContext } from '../context';
 
 /** Lays the validated input out as the method's positional arguments. */
 export function bindArguments(parameters: readonly ParameterBinding[], input: object, ctx: ToolContext<any>): unknown[] {
-  return parameters.map((binding) => {
-    switch (binding.kind) {
-      case 'param':
-        return (input as Record<string, unknown>)[binding.property];
-      case 'input':
-        return input;
-      case 'ctx':
-        return ctx;
-    }
-  });
+  const args = new Array<unknown>(parameters.length);
+  for (let i = 0; i < parameters.length; i++) {
+    const binding = parameters[i];
+    args[i] = binding.kind === 'param' ? (input as Record<string, unknown>)[binding.property] : binding.kind === 'input' ? input : ctx;
+  }
+  return args;
 }

@@ -1,7 +1,8 @@
-import { validate, type ValidatorOptions } from 'class-validator';
+import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
@@ -27,7 +28,24 @@ export interface InputContract {
 
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
-const builders = new WeakMap<InputContract, BuildInstance>();
+/** What a tool's input goes through, made on its first call. */
+interface PreparedInput {
+  schema: Tool.InputSchema;
+  check: ValidateFunction;
+  build: BuildInstance;
+}
+
+const prepared = new WeakMap<InputContract, PreparedInput>();
+
+function prepare(tool: InputContract): PreparedInput {
+  let ready = prepared.get(tool);
+  if (!ready) {
+    const schema = tool.inputSchema ?? tool.definition.input_schema;
+    ready = { schema, check: schemaCheck(schema), build: instanceBuilder(tool.inputClass, tool.instancePlan) };
+    prepared.set(tool, ready);
+  }
+  return ready;
+}
 
 /**
  * The boundary, in the order DESIGN.md fixes: size limits, the exact schema check, the instance
@@ -35,26 +53,38 @@ const builders = new WeakMap<InputContract, BuildInstance>();
  * the tool unchecked, and what the schema refuses is refused.
  */
 export async function validateInput(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
+  const built = buildInput(input, tool, limits);
+  if (!built.ok) return built;
+  return judgeInput(tool, await validateInstance(built.value), built.value);
+}
+
+/**
+ * The synchronous steps of `validateInput`: limits, schema check, instance. What passes still
+ * goes through `validateInstance` and `judgeInput`; the executor awaits that
+ * itself, one promise less per call than awaiting `validateInput`.
+ */
+export function buildInput(input: unknown, tool: InputContract, limits: InputLimits): InputCheck {
   const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
-  const schema = tool.inputSchema ?? tool.definition.input_schema;
-  const check = schemaCheck(schema);
+  const { schema, check, build } = prepare(tool);
   if (!check(input)) {
     return { ok: false, message: modelMessages.invalidInput(tool.name, describeSchemaErrors(check.errors ?? [], schema, input)) };
   }
-  let build = builders.get(tool);
-  if (!build) {
-    build = instanceBuilder(tool.inputClass, tool.instancePlan);
-    builders.set(tool, build);
-  }
-  let instance: object;
   try {
-    instance = build(input as object);
+    return { ok: true, value: build(input as object) };
   } catch (error) {
     if (!(error instanceof UnconvertibleValue)) throw error;
     return { ok: false, message: modelMessages.invalidInput(tool.name, [`- ${preview(error.value)} ${error.message}; send another value.`]) };
   }
-  const errors = await validate(instance, VALIDATOR_OPTIONS);
+}
+
+/** class-validator on a built instance, with the options the boundary fixes. */
+export function validateInstance(instance: object): Promise<ValidationError[]> {
+  return validate(instance, VALIDATOR_OPTIONS);
+}
+
+/** What class-validator's `errors` for `instance` mean for the call. */
+export function judgeInput(tool: InputContract, errors: readonly ValidationError[], instance: object): InputCheck {
   if (errors.length === 0) return { ok: true, value: instance };
-  return { ok: false, message: modelMessages.invalidInput(tool.name, describeValidationErrors(errors, schema)) };
+  return { ok: false, message: modelMessages.invalidInput(tool.name, describeValidationErrors(errors, prepare(tool).schema)) };
 }
