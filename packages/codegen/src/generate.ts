@@ -122,8 +122,9 @@ export class Generator {
     const wanted = files && [...new Set(files.map((f) => path.resolve(f)))].filter((f) => f !== this.outFile);
     const candidates = wanted ? wanted.flatMap((f) => this.project.getSourceFile(f) ?? []) : this.projectFiles();
     for (const file of candidates) {
-      const result = file.refreshFromFileSystemSync();
-      if (result !== FileSystemRefreshResult.NoChange) changed.push(file.getFilePath());
+      // A deleted file is forgotten by the refresh: its path is read first.
+      const filePath = file.getFilePath();
+      if (file.refreshFromFileSystemSync() !== FileSystemRefreshResult.NoChange) changed.push(filePath);
     }
     // A path the project does not have yet may be a new file the tsconfig selects.
     if (!wanted || candidates.length < wanted.length) {

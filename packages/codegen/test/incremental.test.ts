@@ -114,7 +114,7 @@ describe('incremental runs', () => {
           project.cleanup();
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
   }, 600_000);
 
