@@ -94,7 +94,9 @@ export class Generator {
     this.tsconfig = this.config.tsconfig;
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
     this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
-    this.project = new Project({ tsConfigFilePath: this.tsconfig, skipFileDependencyResolution: true });
+    // The tsconfig parsed above, not again by ts-morph: the same options and files, read once.
+    this.project = new Project({ compilerOptions: this.config.options, skipFileDependencyResolution: true });
+    for (const file of this.config.fileNames) this.project.addSourceFileAtPathIfExists(file);
   }
 
   /** The project's own source files, without declarations and without the generated module. */
@@ -117,7 +119,7 @@ export class Generator {
    * longer parses.
    */
   refresh(files?: readonly string[]): string[] {
-    readProjectConfig(this.tsconfig);
+    const { fileNames } = readProjectConfig(this.tsconfig);
     const changed: string[] = [];
     const wanted = files && [...new Set(files.map((f) => path.resolve(f)))].filter((f) => f !== this.outFile);
     const candidates = wanted ? wanted.flatMap((f) => this.project.getSourceFile(f) ?? []) : this.projectFiles();
@@ -128,10 +130,8 @@ export class Generator {
     }
     // A path the project does not have yet may be a new file the tsconfig selects.
     if (!wanted || candidates.length < wanted.length) {
-      const known = new Set(this.project.getSourceFiles().map((f) => f.getFilePath()));
-      this.project.addSourceFilesFromTsConfig(this.tsconfig);
-      for (const file of this.projectFiles()) {
-        if (!known.has(file.getFilePath())) changed.push(file.getFilePath());
+      for (const file of fileNames) {
+        if (!this.project.getSourceFile(file) && this.project.addSourceFileAtPathIfExists(file)) changed.push(file);
       }
     }
     return changed;
