@@ -170,7 +170,7 @@ export class Generator {
     if (found === 0) this.reportNoTools(diagnostics);
     this.reportCycles(tools, diagnostics);
     const code = emitModule(tools, this.outFile, this.importExtension);
-    const upToDate = readIfExists(this.outFile) === code;
+    const upToDate = hasContent(this.outFile, code);
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite && !upToDate) {
       fs.mkdirSync(path.dirname(this.outFile), { recursive: true });
@@ -178,7 +178,7 @@ export class Generator {
     }
     if (canWrite && this.options.json) {
       const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
-      if (readIfExists(this.options.json) !== json) fs.writeFileSync(this.options.json, json);
+      if (!hasContent(this.options.json, json)) fs.writeFileSync(this.options.json, json);
     }
     return {
       tools,
@@ -236,10 +236,13 @@ export class Generator {
   /** The classes the generated module imports at load time, each with its file. */
   private importedClasses(tools: readonly ToolModel[]): ImportedClass[] {
     const imported: ImportedClass[] = [];
+    // Tools share files: each is looked up once.
+    const sources = new Map<string, SourceFile | undefined>();
     for (const tool of tools) {
       const classes = [tool.provider, ...(tool.input.kind === 'dto' ? [tool.input] : [])];
       for (const { file, className } of classes) {
-        const source = this.project.getSourceFile(file);
+        if (!sources.has(file)) sources.set(file, this.project.getSourceFile(file));
+        const source = sources.get(file);
         if (source) imported.push({ file: source, className });
       }
     }
@@ -274,6 +277,8 @@ export function generate(options: GenerateOptions): GenerateResult {
   return new Generator(options, false).run();
 }
 
-function readIfExists(file: string): string | undefined {
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+/** Whether the file holds exactly `text`; read only when its size says it may (the module is megabytes at thousands of tools). */
+function hasContent(file: string, text: string): boolean {
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+  return size === Buffer.byteLength(text) && fs.readFileSync(file, 'utf8') === text;
 }

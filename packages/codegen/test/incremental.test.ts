@@ -76,16 +76,27 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ file: fc.constant('c.tools.ts' as const), present: fc.boolean() }),
 );
 
-function apply(dir: string, change: Edit): void {
+/** Makes the edit; returns the file it touched, as a watcher would name it. */
+function apply(dir: string, change: Edit): string {
   const file = path.join(dir, 'src', change.file);
   if (change.file === 'c.tools.ts') {
     if (change.present) fs.writeFileSync(file, cTools);
     else fs.rmSync(file, { force: true });
-    return;
+    return file;
   }
   const text = { 'shared.ts': shared, 'wrapper.ts': wrapper, 'ambient.d.ts': ambient, 'a.tools.ts': aTools, 'b.tools.ts': bTools }[change.file](change.variant);
   fs.writeFileSync(file, text);
+  return file;
 }
+
+const startingProject = () =>
+  makeTempProject({
+    'src/shared.ts': shared(0),
+    'src/wrapper.ts': wrapper(0),
+    'src/ambient.d.ts': ambient(0),
+    'src/a.tools.ts': aTools(0),
+    'src/b.tools.ts': bTools(0),
+  });
 
 /** Everything a run yields that a user sees. */
 const observed = (result: GenerateResult) => ({ code: result.code, diagnostics: result.diagnostics, tools: result.tools });
@@ -94,20 +105,14 @@ describe('incremental runs', () => {
   it('after any sequence of edits, a reused generator yields exactly what a fresh run yields', () => {
     fc.assert(
       fc.property(fc.array(edit, { minLength: 1, maxLength: 5 }), (edits) => {
-        const project = makeTempProject({
-          'src/shared.ts': shared(0),
-          'src/wrapper.ts': wrapper(0),
-          'src/ambient.d.ts': ambient(0),
-          'src/a.tools.ts': aTools(0),
-          'src/b.tools.ts': bTools(0),
-        });
+        const project = startingProject();
         try {
           const options = { project: project.tsconfig, write: false };
           const watching = new Generator(options);
           watching.run();
           for (const change of edits) {
-            apply(project.dir, change);
-            watching.refresh();
+            // Told which file changed, as the watcher tells it.
+            watching.refresh([apply(project.dir, change)]);
             expect(observed(watching.run())).toEqual(observed(new Generator(options).run()));
           }
         } finally {
@@ -119,13 +124,7 @@ describe('incremental runs', () => {
   }, 600_000);
 
   it('builds again only the tools whose types reach the changed file', () => {
-    const project = makeTempProject({
-      'src/shared.ts': shared(0),
-      'src/wrapper.ts': wrapper(0),
-      'src/ambient.d.ts': ambient(0),
-      'src/a.tools.ts': aTools(0),
-      'src/b.tools.ts': bTools(0),
-    });
+    const project = startingProject();
     try {
       const generator = new Generator({ project: project.tsconfig, write: false });
       const rerun = (change: Edit) => {
