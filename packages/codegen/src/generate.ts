@@ -84,6 +84,8 @@ export class Generator {
   /** By file path. */
   private built = new Map<string, BuiltFile>();
   private shape: ProjectShape | undefined;
+  /** The module as this generator last wrote it. */
+  private written: { code: string; stamp: string } | undefined;
 
   /**
    * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
@@ -139,8 +141,9 @@ export class Generator {
 
   run(): GenerateResult {
     const diagnostics = new Diagnostics();
-    const files = this.sourceFiles();
-    const reuse = this.reuse ? this.reusable(this.projectFiles()) : undefined;
+    const projectFiles = this.projectFiles();
+    const files = projectFiles.filter((f) => !f.isDeclarationFile());
+    const reuse = this.reuse ? this.reusable(projectFiles) : undefined;
     const built = new Map<string, BuiltFile>();
     const examples = new ExampleValidator();
     const tools: ToolModel[] = [];
@@ -170,11 +173,12 @@ export class Generator {
     if (found === 0) this.reportNoTools(diagnostics);
     this.reportCycles(tools, diagnostics);
     const code = emitModule(tools, this.outFile, this.importExtension);
-    const upToDate = hasContent(this.outFile, code);
+    const upToDate = this.moduleOnDiskIs(code);
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite && !upToDate) {
       fs.mkdirSync(path.dirname(this.outFile), { recursive: true });
       fs.writeFileSync(this.outFile, code);
+      if (this.reuse) this.written = { code, stamp: stampOf(fs.statSync(this.outFile)) };
     }
     if (canWrite && this.options.json) {
       const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
@@ -189,6 +193,17 @@ export class Generator {
       written: canWrite && !upToDate,
       importExtension: this.importExtension,
     };
+  }
+
+  /**
+   * Whether the module on disk holds exactly `code`. The file this generator wrote last, still
+   * as it left it (same size and modification time), is not read back.
+   */
+  private moduleOnDiskIs(code: string): boolean {
+    const stat = fs.statSync(this.outFile, { throwIfNoEntry: false });
+    if (!stat || stat.size !== Buffer.byteLength(code)) return false;
+    if (this.written?.stamp === stampOf(stat)) return this.written.code === code;
+    return fs.readFileSync(this.outFile, 'utf8') === code;
   }
 
   /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */
@@ -281,4 +296,8 @@ export function generate(options: GenerateOptions): GenerateResult {
 function hasContent(file: string, text: string): boolean {
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
   return size === Buffer.byteLength(text) && fs.readFileSync(file, 'utf8') === text;
+}
+
+function stampOf(stat: fs.Stats): string {
+  return `${stat.size}:${stat.mtimeMs}`;
 }

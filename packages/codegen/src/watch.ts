@@ -21,7 +21,7 @@ export interface WatchEvents {
 }
 
 /** Long enough for an editor's save of several files to come as one batch, short enough not to be felt. */
-const SETTLE_MS = 50;
+const SETTLE_MS = 30;
 
 /** Never source roots, whatever the `include` globs say (tsc skips them the same way). */
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'bower_components', 'jspm_packages']);
