@@ -3,6 +3,7 @@
 const sources = {
   '^@toolwright/core$': '<rootDir>/packages/core/src/index.ts',
   '^@toolwright/core/testing$': '<rootDir>/packages/core/src/testing/index.ts',
+  '^@toolwright/core/tooling$': '<rootDir>/packages/core/src/tooling.ts',
   '^@toolwright/codegen$': '<rootDir>/packages/codegen/src/index.ts',
   '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
   '^@toolwright/mcp$': '<rootDir>/packages/mcp/src/index.ts',

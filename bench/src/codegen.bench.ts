@@ -1,7 +1,7 @@
 // Codegen: tools-codegen on synthetic projects of N tool methods, against a bare ts-morph floor
 // and ts-json-schema-generator, each in its own process; then --watch regeneration time.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +15,8 @@ import { waitUntil } from './lib/wait';
 const SIZES = isCi ? [10, 20] : [100, 500, 2_000];
 const ROUNDS = isCi ? 1 : 3;
 const WATCH_CHANGES = isCi ? 1 : 5;
+/** Issue 17: regenerating after a one-file edit at 2,000 tools. */
+const WATCH_GOAL_MS = 300;
 /** Each options type has five properties plus the two of its nested object. */
 const PROPERTIES_PER_METHOD = 7;
 
@@ -99,7 +101,19 @@ async function measureWatch(project: SyntheticProject): Promise<number[]> {
   );
   exited.catch(() => undefined);
   try {
-    const read = () => (existsSync(project.generatedModule) ? readFileSync(project.generatedModule, 'utf8') : '');
+    // The module is megabytes at 2,000 tools: it is read again only once its size or mtime moved,
+    // so that polling does not take the CPU the watcher needs.
+    let seen = '';
+    let text = '';
+    const read = () => {
+      const stat = statSync(project.generatedModule, { throwIfNoEntry: false });
+      const stamp = stat ? `${stat.size}:${stat.mtimeMs}` : '';
+      if (stamp !== seen) {
+        seen = stamp;
+        text = stat ? readFileSync(project.generatedModule, 'utf8') : '';
+      }
+      return text;
+    };
     const complete = (text: string) => text.endsWith(']);\n');
     await Promise.race([waitUntil(() => complete(read()), 'the first generation', 10 * 60_000, 20), exited]);
     // Give the watcher time to arm itself after its first run.
@@ -167,6 +181,16 @@ async function main(): Promise<void> {
   });
   const worstVsFloor = Math.max(...bySize.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(FLOOR)!.wallMs));
   const alwaysFaster = bySize.every(({ results }) => results.get(CODEGEN)!.wallMs < results.get(TSJSG)!.wallMs);
+  const worstVsTsjsg = Math.max(...bySize.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(TSJSG)!.wallMs));
+  const watchMs = median(watchTimings);
+  const fullRunMs = last.results.get(CODEGEN)!.wallMs;
+  const goals = [
+    `within 1.25× of the ts-morph floor: **${worstVsFloor <= 1.25 ? 'met' : 'not met'}** (worst ${ratio(worstVsFloor, 1)})`,
+    `faster than ${TSJSG} at every N: **${alwaysFaster ? 'met' : 'not met'}** (worst ${ratio(worstVsTsjsg, 1)})`,
+    `\`--watch\` within ${WATCH_GOAL_MS} ms of a one-file edit at N=${last.methods}: **${watchMs <= WATCH_GOAL_MS ? 'met' : 'not met'}** ` +
+      `(${ratio(watchMs, WATCH_GOAL_MS)} the goal; ${ratio(watchMs, fullRunMs)} a full run)`,
+  ];
+  for (const goal of goals) console.log(`codegen goal: ${goal.replace(/\*\*/g, '')}`);
 
   writeSection(
     'codegen',
@@ -200,11 +224,12 @@ async function main(): Promise<void> {
       '',
       markdownTable(['contender', `ms at ${first.methods}`, `ms at ${last.methods}`, 'growth', 'ms per extra method'], growthRows),
       '',
-      `\`--watch\` at N=${last.methods}: regenerating after one file changes takes **${fixed(median(watchTimings), 0)} ms** ` +
-        `(median of ${watchTimings.length} edits; from writing the file to the complete module on disk).`,
+      `\`--watch\` at N=${last.methods}: regenerating after one file changes takes **${fixed(watchMs, 0)} ms** ` +
+        `(median of ${watchTimings.length} edits: ${watchTimings.map((t) => fixed(t, 0)).join(', ')} ms; from writing the file to the complete module on disk).`,
       '',
-      `Goals: within 1.25× of the ts-morph floor: **${worstVsFloor <= 1.25 ? 'met' : 'not met'}** (worst ${ratio(worstVsFloor, 1)}); ` +
-        `faster than ${TSJSG} at every N: **${alwaysFaster ? 'met' : 'not met'}**.`,
+      'Goals:',
+      '',
+      ...goals.map((goal) => `- ${goal}.`),
     ].join('\n'),
   );
 }

@@ -1,11 +1,15 @@
 // The floor for any ts-morph codegen: load the project and read every tool method's JSDoc and
 // parameter types through the checker, building no schema. Usage: node ts-morph-floor.js <tsconfig>
-import { Node, Project, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, Project, ts, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import { reportMaxRss } from '../lib/child';
 
 const [tsconfig] = process.argv.slice(2);
-// The same Project options as tools-codegen, so the floor loads exactly what it loads.
-const project = new Project({ tsConfigFilePath: tsconfig, skipFileDependencyResolution: true });
+// The project loaded as tools-codegen loads it (the tsconfig parsed once, its files added, the
+// same Project options), so the floor reads exactly what it reads.
+const config = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+if (!config) throw new Error(`cannot read ${tsconfig}`);
+const project = new Project({ compilerOptions: config.options, skipFileDependencyResolution: true });
+for (const file of config.fileNames) project.addSourceFileAtPathIfExists(file);
 
 let propertiesRead = 0;
 let docChars = 0;

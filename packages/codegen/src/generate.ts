@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileSystemRefreshResult, Project, type SourceFile } from 'ts-morph';
+import { FileSystemRefreshResult, Project, type SourceFile, type ts } from 'ts-morph';
 import { emitModule } from './emit/emit-module';
 import { Diagnostics, type Diagnostic } from './lint/diagnostic';
 import { ExampleValidator } from './lint/example-validator';
@@ -8,7 +8,8 @@ import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
 import { importExtensionFor, type ImportExtension } from './project/import-extension';
 import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
-import { findForeignToolDecorators, findTools } from './scan/find-tools';
+import { FileDependencies } from './scan/file-dependencies';
+import { findForeignToolDecorators, findTools, type ScannedTool } from './scan/find-tools';
 import { findManifestCycles, type ImportedClass } from './scan/manifest-cycles';
 import { SchemaBuilder } from './schema/type-to-schema';
 
@@ -45,9 +46,34 @@ export interface GenerateResult {
   importExtension: ImportExtension;
 }
 
+/** One tool as a run built it. */
+interface BuiltTool {
+  scanned: ScannedTool;
+  model: ToolModel | undefined;
+  diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The tools of one file as a run built them, kept for the next run while the files their types
+ * can reach are unchanged.
+ */
+interface BuiltFile {
+  tools: readonly BuiltTool[];
+  /** The project files the file's types can reach, each as the parsed file the tools were built from. */
+  reached: ReadonlyMap<string, ts.SourceFile>;
+}
+
+/** What every tool depends on: the set of project files, and those that write to the global scope. */
+interface ProjectShape {
+  files: string;
+  globals: ReadonlyMap<string, ts.SourceFile>;
+}
+
 /**
  * A generator bound to one ts-morph `Project`, reused across runs (watch mode refreshes the
- * files that changed instead of re-reading the program).
+ * files that changed instead of re-reading the program). Each run keeps what it built per tool;
+ * the next run builds again only the tools whose types can reach a file that changed, and the
+ * rest of the result is assembled as a full run would.
  */
 export class Generator {
   readonly project: Project;
@@ -55,76 +81,108 @@ export class Generator {
   readonly config: ProjectConfig;
   readonly importExtension: ImportExtension;
   private readonly tsconfig: string;
+  /** By file path. */
+  private built = new Map<string, BuiltFile>();
+  private shape: ProjectShape | undefined;
+  /** The module as this generator last wrote it. */
+  private written: { code: string; stamp: string } | undefined;
 
-  /** Throws `ProjectConfigError` when the tsconfig is missing or does not parse. */
-  constructor(private readonly options: GenerateOptions) {
+  /**
+   * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
+   * per-tool results for the next run (a single run has no use for them).
+   */
+  constructor(private readonly options: GenerateOptions, private readonly reuse = true) {
     this.config = readProjectConfig(options.project);
     this.tsconfig = this.config.tsconfig;
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
     this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
-    this.project = new Project({ tsConfigFilePath: this.tsconfig, skipFileDependencyResolution: true });
+    // The tsconfig parsed above, not again by ts-morph: the same options and files, read once.
+    this.project = new Project({ compilerOptions: this.config.options, skipFileDependencyResolution: true });
+    for (const file of this.config.fileNames) this.project.addSourceFileAtPathIfExists(file);
   }
 
   /** The project's own source files, without declarations and without the generated module. */
   sourceFiles(): SourceFile[] {
+    return this.projectFiles().filter((f) => !f.isDeclarationFile());
+  }
+
+  /** The files the tsconfig selects, its own declaration files included, without the generated module. */
+  private projectFiles(): SourceFile[] {
     return this.project
       .getSourceFiles()
-      .filter((f) => !f.isDeclarationFile() && !f.isInNodeModules() && path.resolve(f.getFilePath()) !== this.outFile)
+      .filter((f) => !f.isInNodeModules() && path.resolve(f.getFilePath()) !== this.outFile)
       .sort((a, b) => a.getFilePath().localeCompare(b.getFilePath()));
   }
 
   /**
-   * Re-reads the files that changed on disk; returns their paths. Throws `ProjectConfigError`
-   * when the tsconfig no longer parses.
+   * Re-reads the files that changed on disk; returns their paths. `files`: the paths that may
+   * have changed (what a file watcher saw), so that the others are not read again; without it,
+   * every file is compared with the disk. Throws `ProjectConfigError` when the tsconfig no
+   * longer parses.
    */
-  refresh(): string[] {
-    readProjectConfig(this.tsconfig);
+  refresh(files?: readonly string[]): string[] {
+    const { fileNames } = readProjectConfig(this.tsconfig);
     const changed: string[] = [];
-    for (const file of this.sourceFiles()) {
-      const result = file.refreshFromFileSystemSync();
-      if (result !== FileSystemRefreshResult.NoChange) changed.push(file.getFilePath());
+    const wanted = files && [...new Set(files.map((f) => path.resolve(f)))].filter((f) => f !== this.outFile);
+    const candidates = wanted ? wanted.flatMap((f) => this.project.getSourceFile(f) ?? []) : this.projectFiles();
+    for (const file of candidates) {
+      // A deleted file is forgotten by the refresh: its path is read first.
+      const filePath = file.getFilePath();
+      if (file.refreshFromFileSystemSync() !== FileSystemRefreshResult.NoChange) changed.push(filePath);
     }
-    const known = new Set(this.project.getSourceFiles().map((f) => f.getFilePath()));
-    this.project.addSourceFilesFromTsConfig(this.tsconfig);
-    for (const file of this.sourceFiles()) {
-      if (!known.has(file.getFilePath())) changed.push(file.getFilePath());
+    // A path the project does not have yet may be a new file the tsconfig selects.
+    if (!wanted || candidates.length < wanted.length) {
+      for (const file of fileNames) {
+        if (!this.project.getSourceFile(file) && this.project.addSourceFileAtPathIfExists(file)) changed.push(file);
+      }
     }
     return changed;
   }
 
   run(): GenerateResult {
     const diagnostics = new Diagnostics();
-    const context = {
-      builder: new SchemaBuilder(diagnostics, { allowAny: this.options.allowAny ?? false }),
-      diagnostics,
-      examples: new ExampleValidator(),
-    };
+    const projectFiles = this.projectFiles();
+    const files = projectFiles.filter((f) => !f.isDeclarationFile());
+    const reuse = this.reuse ? this.reusable(projectFiles) : undefined;
+    const built = new Map<string, BuiltFile>();
+    const examples = new ExampleValidator();
     const tools: ToolModel[] = [];
     const byName = new Map<string, ToolModel>();
-    const found = findTools(this.sourceFiles());
-    for (const scanned of found) {
-      const model = buildToolModel(scanned, context);
-      if (!model) continue;
-      const first = byName.get(model.name);
-      if (first) {
-        diagnostics.error(scanned.method.getNameNode(), [`${scanned.className}.${scanned.methodName}`],
-          `tool name "${model.name}" is already used by ${first.provider.className}.${first.method}; tool names must be unique, set @Tool({ name }).`);
+    let found = 0;
+    for (const file of files) {
+      const key = file.getFilePath();
+      let entry = this.built.get(key);
+      if (!entry || !reuse?.unchanged(entry)) {
+        entry = { tools: findTools([file]).map((scanned) => this.build(scanned, examples)), reached: reuse?.closure(key) ?? new Map() };
       }
-      byName.set(model.name, first ?? model);
-      tools.push(model);
+      if (this.reuse) built.set(key, entry);
+      for (const { scanned, model, diagnostics: own } of entry.tools) {
+        found++;
+        diagnostics.merge(own);
+        if (!model) continue;
+        const first = byName.get(model.name);
+        if (first) {
+          diagnostics.error(scanned.method.getNameNode(), [`${scanned.className}.${scanned.methodName}`],
+            `tool name "${model.name}" is already used by ${first.provider.className}.${first.method}; tool names must be unique, set @Tool({ name }).`);
+        }
+        byName.set(model.name, first ?? model);
+        tools.push(model);
+      }
     }
-    if (found.length === 0) this.reportNoTools(diagnostics);
+    this.built = built;
+    if (found === 0) this.reportNoTools(diagnostics);
     this.reportCycles(tools, diagnostics);
     const code = emitModule(tools, this.outFile, this.importExtension);
-    const upToDate = readIfExists(this.outFile) === code;
+    const upToDate = this.moduleOnDiskIs(code);
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite && !upToDate) {
       fs.mkdirSync(path.dirname(this.outFile), { recursive: true });
       fs.writeFileSync(this.outFile, code);
+      if (this.reuse) this.written = { code, stamp: stampOf(fs.statSync(this.outFile)) };
     }
     if (canWrite && this.options.json) {
       const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
-      if (readIfExists(this.options.json) !== json) fs.writeFileSync(this.options.json, json);
+      if (!hasContent(this.options.json, json)) fs.writeFileSync(this.options.json, json);
     }
     return {
       tools,
@@ -134,6 +192,49 @@ export class Generator {
       upToDate,
       written: canWrite && !upToDate,
       importExtension: this.importExtension,
+    };
+  }
+
+  /**
+   * Whether the module on disk holds exactly `code`. The file this generator wrote last, still
+   * as it left it (same size and modification time), is not read back.
+   */
+  private moduleOnDiskIs(code: string): boolean {
+    const stat = fs.statSync(this.outFile, { throwIfNoEntry: false });
+    if (!stat || stat.size !== Buffer.byteLength(code)) return false;
+    if (this.written?.stamp === stampOf(stat)) return this.written.code === code;
+    return fs.readFileSync(this.outFile, 'utf8') === code;
+  }
+
+  /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */
+  private build(scanned: ScannedTool, examples: ExampleValidator): BuiltTool {
+    const diagnostics = new Diagnostics();
+    const builder = new SchemaBuilder(diagnostics, { allowAny: this.options.allowAny ?? false });
+    const model = buildToolModel(scanned, { builder, diagnostics, examples });
+    return { scanned, model, diagnostics: diagnostics.all };
+  }
+
+  /**
+   * What this run may take from the last one. A file added or removed can change what an
+   * import resolves to, and a file that writes to the global scope can change any type, so
+   * either starts afresh; otherwise a file's tools are kept while every file they reach is the
+   * very parsed file they were built from (ts-morph replaces a file's tree only when its text
+   * changes, and then the scan starts over too: what the decorators resolve to may differ).
+   */
+  private reusable(files: readonly SourceFile[]): { unchanged(entry: BuiltFile): boolean; closure(file: string): ReadonlyMap<string, ts.SourceFile> } {
+    const byPath = new Map(files.map((f) => [f.getFilePath() as string, f]));
+    const shape: ProjectShape = {
+      files: [...byPath.keys()].join('\n'),
+      globals: new Map(files.filter(FileDependencies.isGlobal).map((f) => [f.getFilePath() as string, f.compilerNode])),
+    };
+    const previous = this.shape;
+    this.shape = shape;
+    const sameShape = previous !== undefined && previous.files === shape.files && previous.globals.size === shape.globals.size &&
+      [...shape.globals].every(([file, node]) => previous.globals.get(file) === node);
+    let dependencies: FileDependencies | undefined;
+    return {
+      unchanged: (entry) => sameShape && [...entry.reached].every(([file, node]) => byPath.get(file)?.compilerNode === node),
+      closure: (file) => (dependencies ??= new FileDependencies(byPath, this.project.getTypeChecker().compilerObject)).closure(file),
     };
   }
 
@@ -150,10 +251,13 @@ export class Generator {
   /** The classes the generated module imports at load time, each with its file. */
   private importedClasses(tools: readonly ToolModel[]): ImportedClass[] {
     const imported: ImportedClass[] = [];
+    // Tools share files: each is looked up once.
+    const sources = new Map<string, SourceFile | undefined>();
     for (const tool of tools) {
       const classes = [tool.provider, ...(tool.input.kind === 'dto' ? [tool.input] : [])];
       for (const { file, className } of classes) {
-        const source = this.project.getSourceFile(file);
+        if (!sources.has(file)) sources.set(file, this.project.getSourceFile(file));
+        const source = sources.get(file);
         if (source) imported.push({ file: source, className });
       }
     }
@@ -185,9 +289,15 @@ export class Generator {
 
 /** Reads the project, writes the manifest module (unless there are errors) and reports. */
 export function generate(options: GenerateOptions): GenerateResult {
-  return new Generator(options).run();
+  return new Generator(options, false).run();
 }
 
-function readIfExists(file: string): string | undefined {
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+/** Whether the file holds exactly `text`; read only when its size says it may (the module is megabytes at thousands of tools). */
+function hasContent(file: string, text: string): boolean {
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+  return size === Buffer.byteLength(text) && fs.readFileSync(file, 'utf8') === text;
+}
+
+function stampOf(stat: fs.Stats): string {
+  return `${stat.size}:${stat.mtimeMs}`;
 }

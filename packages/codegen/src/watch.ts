@@ -20,7 +20,8 @@ export interface WatchEvents {
   onError(error: unknown): void;
 }
 
-const SETTLE_MS = 100;
+/** Long enough for an editor's save of several files to come as one batch, short enough not to be felt. */
+const SETTLE_MS = 30;
 
 /** Never source roots, whatever the `include` globs say (tsc skips them the same way). */
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'bower_components', 'jspm_packages']);
@@ -33,8 +34,8 @@ const SOURCE_FILE = /\.[cm]?tsx?$/;
  * or the build output), and directories rather than files: an editor that saves by writing a
  * temporary file and renaming it over the original replaces the file, and a watch on the old
  * file would see nothing after the first save. Changes are batched for a moment so that a save
- * touching several files runs once; the same ts-morph `Project` is kept and only changed files
- * are re-read.
+ * touching several files runs once; the same ts-morph `Project` is kept, only the files the
+ * events name are re-read, and only the tools whose types reach a changed file are built again.
  */
 export function watchProject(options: GenerateOptions, events: WatchEvents): WatchHandle {
   const generator = new Generator(options);
@@ -47,12 +48,19 @@ export function watchProject(options: GenerateOptions, events: WatchEvents): Wat
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
-  const schedule = () => {
+  /** The files the events named since the last run; `undefined` once a new directory came: read everything. */
+  let pending: Set<string> | undefined = new Set();
+
+  const schedule = (file?: string) => {
+    if (file === undefined) pending = undefined;
+    else pending?.add(file);
     clearTimeout(timer);
     timer = setTimeout(() => {
       if (closed) return;
+      const hinted = pending && [...pending];
+      pending = new Set();
       try {
-        const changed = generator.refresh();
+        const changed = generator.refresh(hinted);
         if (changed.length > 0) events.onRun(generator.run(), changed);
       } catch (error) {
         events.onError(error);
@@ -76,7 +84,7 @@ export function watchProject(options: GenerateOptions, events: WatchEvents): Wat
           watchTree(file);
           schedule();
         } else if (SOURCE_FILE.test(file) && !ignored.has(file)) {
-          schedule();
+          schedule(file);
         }
       });
     } catch {

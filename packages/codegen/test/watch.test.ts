@@ -115,6 +115,19 @@ describe('watch', () => {
     expect(handle.directories).toContain(path.dirname(added));
   });
 
+  it('picks up a tools file added next to the others, and drops its tools once it is deleted', async () => {
+    const added = path.join(project.dir, 'src', 'timer.tools.ts');
+    const before = runs.all.length;
+    fs.writeFileSync(added, clockTools('timer_now').replace('ClockTools', 'TimerTools'));
+    await runs.until(before + 1, 'a new file in a watched directory');
+    expect(runs.all.at(-1)!.result.tools.map((t) => t.name)).toEqual(['clock_atomic_2', 'alarm_now', 'timer_now']);
+    fs.rmSync(added);
+    await runs.until(before + 2, 'a deleted file');
+    expect(runs.errors).toEqual([]);
+    expect(runs.all.at(-1)!.changed).toEqual([added]);
+    expect(runs.all.at(-1)!.result.tools.map((t) => t.name)).toEqual(['clock_atomic_2', 'alarm_now']);
+  });
+
   it('a tsconfig broken while watching is reported, and watching goes on once it is fixed', async () => {
     const tsconfig = fs.readFileSync(project.tsconfig, 'utf8');
     fs.writeFileSync(project.tsconfig, tsconfig.replace(/}$/, ''));

@@ -26,7 +26,7 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
     const inputClass = tool.input.kind === 'dto'
       ? imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className)
       : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
-    return manifestEntry(tool, provider, inputClass, classOf);
+    return cachedEntry(tool, provider, inputClass, classOf);
   });
   const sections = [
     GENERATED_HEADER,
@@ -35,6 +35,19 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
     `export const toolManifest = ${defineToolManifest}([\n${entries.join('\n')}\n]);`,
   ];
   return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
+}
+
+/** Watch mode hands back the same model for a tool it did not build again: its entry is written once per set of import names. */
+const entries = new WeakMap<ToolModel, { names: string; text: string }>();
+
+function cachedEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
+  // In the order the entry itself asks for them, so the imports come out the same.
+  const names = [provider, inputClass, ...Object.keys(tool.instancePlan.shapes ?? {}).map((shape) => classOf(shape) ?? '')].join('\n');
+  const known = entries.get(tool);
+  if (known?.names === names) return known.text;
+  const text = manifestEntry(tool, provider, inputClass, classOf);
+  entries.set(tool, { names, text });
+  return text;
 }
 
 function manifestEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {

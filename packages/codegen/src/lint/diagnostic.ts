@@ -19,6 +19,8 @@ export interface Diagnostic {
 export class Diagnostics {
   private readonly items: Diagnostic[] = [];
   private readonly keys = new Set<string>();
+  /** Where and what, without the path: what earlier tools already reported. */
+  private readonly merged = new Set<string>();
   private errors = 0;
 
   error(node: Node, path: readonly string[], message: string): void {
@@ -32,6 +34,18 @@ export class Diagnostics {
   /** An error about the project rather than a node of it (no tools at all: at the tsconfig). */
   errorAt(location: { file: string; line: number; column: number }, message: string): void {
     this.push({ severity: 'error', ...location, path: '', message });
+  }
+
+  /**
+   * Takes in one tool's problems. A problem in a type several tools share is reached once per
+   * tool, each time with that tool's path: it is reported for the first of them only.
+   */
+  merge(diagnostics: readonly Diagnostic[]): void {
+    const keys = diagnostics.map((d) => JSON.stringify([d.file, d.line, d.column, d.message]));
+    diagnostics.forEach((diagnostic, i) => {
+      if (!this.merged.has(keys[i])) this.push(diagnostic);
+    });
+    for (const key of keys) this.merged.add(key);
   }
 
   get all(): Diagnostic[] {
@@ -50,7 +64,7 @@ export class Diagnostics {
 
   private push(diagnostic: Diagnostic): void {
     const { line, column, message, severity } = diagnostic;
-    // The same problem reached twice (a type shared by two tools) is reported once, whatever its severity.
+    // The same problem reached twice on the same path is reported once, whatever its severity.
     const key = JSON.stringify([diagnostic.file, line, column, diagnostic.path, message]);
     if (this.keys.has(key)) return;
     this.keys.add(key);

@@ -1,4 +1,4 @@
-import { schemaProblems } from '@toolwright/core';
+import { schemaProblems } from '@toolwright/core/tooling';
 import type { JsonSchema } from '../schema/json-schema';
 
 /** Checks `@example` inputs against the generated schema with the run time's own schema check. */

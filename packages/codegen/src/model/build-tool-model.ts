@@ -1,5 +1,5 @@
 import { Node, type ParameterDeclaration } from 'ts-morph';
-import { TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core';
+import { TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core/tooling';
 import { readDocComment, type DocComment } from '../jsdoc/read-jsdoc';
 import type { Diagnostics } from '../lint/diagnostic';
 import { lineAndColumnOf } from '../lint/position';
