@@ -42,10 +42,13 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
     const built = buildInput(call.input, tool, env.limits);
-    const checked = built.ok ? judgeInput(tool, await validateInstance(built.value), built.value) : built;
+    const pending = built.ok ? validateInstance(tool, built.value) : undefined;
+    const checked = built.ok && pending ? judgeInput(tool, await pending, built.value) : built;
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
-    const settled = await runBounded(tool, call, env, checked.value);
+    const bounded = runBounded(tool, call, env, checked.value);
+    // Most methods return a plain value: awaiting it anyway would cost a turn of the microtask queue.
+    const settled = bounded instanceof Promise ? await bounded : bounded;
     step = 'result';
     return answerFor(tool, call, env, settled);
   } catch (error) {

@@ -1,4 +1,4 @@
-import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { ValidationTypes, getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
@@ -33,6 +33,8 @@ interface PreparedInput {
   schema: Tool.InputSchema;
   check: ValidateFunction;
   build: BuildInstance;
+  /** Whether class-validator can refuse anything the schema check passed (see `validatorFindsNothing`). */
+  validated: boolean;
 }
 
 const prepared = new WeakMap<InputContract, PreparedInput>();
@@ -41,7 +43,12 @@ function prepare(tool: InputContract): PreparedInput {
   let ready = prepared.get(tool);
   if (!ready) {
     const schema = tool.inputSchema ?? tool.definition.input_schema;
-    ready = { schema, check: schemaCheck(schema), build: instanceBuilder(tool.inputClass, tool.instancePlan) };
+    ready = {
+      schema,
+      check: schemaCheck(schema),
+      build: instanceBuilder(tool.inputClass, tool.instancePlan),
+      validated: !validatorFindsNothing(tool.inputClass, schema),
+    };
     prepared.set(tool, ready);
   }
   return ready;
@@ -55,7 +62,8 @@ function prepare(tool: InputContract): PreparedInput {
 export async function validateInput(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
   const built = buildInput(input, tool, limits);
   if (!built.ok) return built;
-  return judgeInput(tool, await validateInstance(built.value), built.value);
+  const pending = validateInstance(tool, built.value);
+  return pending ? judgeInput(tool, await pending, built.value) : built;
 }
 
 /**
@@ -78,9 +86,28 @@ export function buildInput(input: unknown, tool: InputContract, limits: InputLim
   }
 }
 
-/** class-validator on a built instance, with the options the boundary fixes. */
-export function validateInstance(instance: object): Promise<ValidationError[]> {
-  return validate(instance, VALIDATOR_OPTIONS);
+/**
+ * class-validator on a built instance, with the options the boundary fixes; `undefined` when it
+ * could refuse nothing the schema check passed, so there is nothing to wait for.
+ */
+export function validateInstance(tool: InputContract, instance: object): Promise<ValidationError[]> | undefined {
+  return prepare(tool).validated ? validate(instance, VALIDATOR_OPTIONS) : undefined;
+}
+
+/**
+ * True when class-validator, with the boundary's options, cannot refuse an instance built from
+ * input the schema check passed: the class carries only `@Allow` (what tools-codegen emits for
+ * `@Param` tools), every property the schema names is allowed, and the schema refuses any other
+ * key. Then whitelisting finds no stranger and there is no constraint to fail; the instance keeps
+ * exactly the input's keys (`instanceBuilder`). Any other decorator (a constraint, `@ValidateIf`,
+ * `@ValidateNested`) keeps class-validator in the path.
+ */
+function validatorFindsNothing(inputClass: Class, schema: Tool.InputSchema): boolean {
+  if (schema.additionalProperties !== false) return false;
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(inputClass, '', true, false);
+  if (metadata.some((m) => m.type !== ValidationTypes.WHITELIST)) return false;
+  const allowed = new Set(metadata.map((m) => m.propertyName));
+  return Object.keys(schema.properties ?? {}).every((key) => allowed.has(key));
 }
 
 /** What class-validator's `errors` for `instance` mean for the call. */
