@@ -1,11 +1,8 @@
 import 'reflect-metadata';
-import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { InMemoryRunStore, defineToolManifest } from '@toolwright/core';
+import { defineToolManifest } from '@toolwright/core';
 import {
   checkTranscript,
-  startScriptedServer,
   text,
   toolUse,
   turn,
@@ -14,25 +11,22 @@ import {
   type ScriptedTurn,
 } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
-import { AppModule, type AppOptions } from '../src/nest/app.module';
+import type { AppOptions } from '../src/nest/app.module';
 import { toolManifest } from '../src/tools.generated';
+import { closeExampleApps, startExampleApp } from './fixtures/example-app';
 
 let server: ScriptedServer | undefined;
 let app: INestApplication | undefined;
 
 afterEach(async () => {
-  await app?.close();
-  await server?.close();
+  await closeExampleApps();
   app = server = undefined;
 });
 
 async function startApp(turns: ScriptedTurn[], manifest = toolManifest, options: Partial<AppOptions> = {}): Promise<string> {
-  server = await startScriptedServer({ turns });
-  const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
-  const module = AppModule.forRoot({ client, model: 'claude-haiku-5-5', manifest, store: new InMemoryRunStore(), ...options });
-  app = await NestFactory.create(module, { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  let url: string;
+  ({ url, app, server } = await startExampleApp(turns, { manifest, ...options }));
+  return url;
 }
 
 async function chat(url: string, message: string, customerId?: string) {

@@ -1,27 +1,22 @@
 import 'reflect-metadata';
-import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { InMemoryRunStore, type ApprovalPolicy, type ToolStreamEvent } from '@toolwright/core';
-import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
+import type { ApprovalPolicy, ToolStreamEvent } from '@toolwright/core';
+import { checkTranscript, text, toolUse, turn, type ScriptedServer, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
-import { AppModule } from '../src/nest/app.module';
+import { closeExampleApps, startExampleApp } from './fixtures/example-app';
 
 let server: ScriptedServer | undefined;
 let app: INestApplication | undefined;
 
 afterEach(async () => {
-  await app?.close();
-  await server?.close();
+  await closeExampleApps();
   app = server = undefined;
 });
 
 async function startApp(turns: ScriptedTurn[], approval: ApprovalPolicy = 'none'): Promise<string> {
-  server = await startScriptedServer({ turns });
-  const client = new Anthropic({ baseURL: server.url, apiKey: 'test', maxRetries: 0 });
-  app = await NestFactory.create(AppModule.forRoot({ client, model: 'claude-haiku-5-5', approval, store: new InMemoryRunStore() }), { logger: false });
-  await app.listen(0, '127.0.0.1');
-  return (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  let url: string;
+  ({ url, app, server } = await startExampleApp(turns, { approval }));
+  return url;
 }
 
 function postChat(url: string, message: string, init: { accept?: string } = {}) {
