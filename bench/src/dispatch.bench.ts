@@ -34,6 +34,7 @@ import { PROBES_DIR, WORK_DIR } from './lib/paths';
 import { median, timeMs } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
 import { aiSdkToolPath } from './rivals/ai-sdk-tool';
+import { TOOL_CALL_ID } from './rivals/rival-path';
 import { typiaValidatePath } from './rivals/typia-validate';
 
 const CALLS = isCi ? 500 : 100_000;
@@ -61,7 +62,7 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
 };
 
 const container = new ToolContainer({ manifest: orderLookupManifest, providers: [tools] });
-const toolUse = (input: Input): ToolUseBlockParam => ({ type: 'tool_use', id: 'toolu_bench', name: 'buscar_pedido', input });
+const toolUse = (input: Input): ToolUseBlockParam => ({ type: 'tool_use', id: TOOL_CALL_ID, name: 'buscar_pedido', input });
 
 const zodTool = betaZodTool({
   name: 'buscar_pedido',
@@ -70,11 +71,11 @@ const zodTool = betaZodTool({
   // The SDK's run must return text, so the JSON encoding our container does is done here too.
   run: async (args) => JSON.stringify(await tools.buscarPedido(args.numero)),
 });
-const zodToolUse: BetaToolUseBlock = { type: 'tool_use', id: 'toolu_bench', name: 'buscar_pedido', input: VALID, caller: { type: 'direct' } };
+const zodToolUse: BetaToolUseBlock = { type: 'tool_use', id: TOOL_CALL_ID, name: 'buscar_pedido', input: VALID, caller: { type: 'direct' } };
 // What BetaToolRunner does per tool_use block: runRunnableTool (parse, then run), then a tool_result.
 const runZodTool = async (input: Input) => {
   const outcome = await runRunnableTool(zodTool, input, { toolUse: zodToolUse, toolUseBlock: zodToolUse });
-  return { type: 'tool_result', tool_use_id: 'toolu_bench', content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
+  return { type: 'tool_result', tool_use_id: TOOL_CALL_ID, content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
 };
 
 const entry = orderLookupManifest.entries[0];

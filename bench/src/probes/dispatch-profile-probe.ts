@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ToolContainer } from '@toolwright/core';
 import { OrderLookupTools, orderLookupManifest } from '../fixtures/order-lookup.tools';
 import { REPO_DIR } from '../lib/paths';
+import { TOOL_CALL_ID } from '../rivals/rival-path';
 
 export interface ProfileFrame {
   function: string;
@@ -18,7 +19,7 @@ export interface ProfileFrame {
 
 const [calls, top] = process.argv.slice(2).map(Number);
 const container = new ToolContainer({ manifest: orderLookupManifest, providers: [new OrderLookupTools()] });
-const blocks = [{ type: 'tool_use' as const, id: 'toolu_bench', name: 'buscar_pedido', input: { numero: 'A-1001' } }];
+const blocks = [{ type: 'tool_use' as const, id: TOOL_CALL_ID, name: 'buscar_pedido', input: { numero: 'A-1001' } }];
 
 const post = <T>(session: Session, method: string, params?: object) =>
   new Promise<T>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))));

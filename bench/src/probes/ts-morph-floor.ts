@@ -1,13 +1,13 @@
 // The floor for any ts-morph codegen: load the project and read every tool method's JSDoc and
 // parameter types through the checker, building no schema. Usage: node ts-morph-floor.js <tsconfig>
-import { Node, Project, ts, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, Project, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { readProjectConfig } from '../../../packages/codegen/dist/project/tsconfig';
 import { reportMaxRss } from '../lib/child';
 
 const [tsconfig] = process.argv.slice(2);
-// The project loaded as tools-codegen loads it (the tsconfig parsed once, its files added, the
-// same Project options), so the floor reads exactly what it reads.
-const config = ts.getParsedCommandLineOfConfigFile(tsconfig, undefined, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-if (!config) throw new Error(`cannot read ${tsconfig}`);
+// The project loaded as tools-codegen loads it (its own tsconfig reader, the files it selects,
+// the same Project options), so the floor reads exactly what it reads.
+const config = readProjectConfig(tsconfig);
 const project = new Project({ compilerOptions: config.options, skipFileDependencyResolution: true });
 for (const file of config.fileNames) project.addSourceFileAtPathIfExists(file);
 

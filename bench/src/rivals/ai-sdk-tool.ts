@@ -18,12 +18,11 @@ import { InvalidToolInputError, tool } from 'ai';
 import { asSchema, executeTool, getErrorMessage, safeParseJSON } from '@ai-sdk/provider-utils';
 import * as z from 'zod';
 import { BUSCAR_PEDIDO_DESCRIPTION, NUMERO_DESCRIPTION, NUMERO_PATTERN, type OrderLookupTools } from '../fixtures/order-lookup.tools';
-import type { RivalPath } from './rival-path';
+import { TOOL_CALL_ID, type RivalPath } from './rival-path';
 
-export const AI_SDK_LABEL = 'AI SDK tool() + zod: safeParseJSON + executeTool (as generateText)';
+const AI_SDK_LABEL = 'AI SDK tool() + zod: safeParseJSON + executeTool (as generateText)';
 
 const TOOL_NAME = 'buscar_pedido';
-const TOOL_CALL_ID = 'toolu_bench';
 
 export function aiSdkToolPath(tools: OrderLookupTools): RivalPath {
   const buscarPedido = tool({

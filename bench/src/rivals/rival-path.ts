@@ -1,5 +1,8 @@
+/** The `tool_use` id every dispatch path answers, ours and the rivals'. */
+export const TOOL_CALL_ID = 'toolu_bench';
+
 /** The block that goes back to Claude for one tool call, as each rival's Anthropic integration sends it. */
-export interface ToolResultBlock {
+interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content: string;

@@ -11,11 +11,9 @@
 import { LlmJson } from '@typia/utils';
 import type { OrderLookupTools } from '../fixtures/order-lookup.tools';
 import { validateBuscarPedidoInput } from './typia-generated/buscar-pedido-input';
-import type { RivalPath } from './rival-path';
+import { TOOL_CALL_ID, type RivalPath } from './rival-path';
 
-export const TYPIA_LABEL = 'typia createValidate + method call (as Agentica)';
-
-const TOOL_CALL_ID = 'toolu_bench';
+const TYPIA_LABEL = 'typia createValidate + method call (as Agentica)';
 
 export function typiaValidatePath(tools: OrderLookupTools): RivalPath {
   return {

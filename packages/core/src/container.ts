@@ -250,7 +250,7 @@ export class ToolContainer<TAuth = unknown> {
     const results: CallResult[] = new Array(calls.length);
     try {
       // One call has nothing to schedule: it runs unless the batch is already cancelled.
-      if (calls.length === 1) results[0] = cancellation.aborted ? this.skip(calls[0], 'cancelled', undefined, emit) : await this.call(calls[0], options.auth, cancellation, emit);
+      if (calls.length === 1) results[0] = await this.callUnlessCancelled(calls[0], options.auth, cancellation, emit);
       else await runSchedule(
         calls,
         {
@@ -291,10 +291,9 @@ export class ToolContainer<TAuth = unknown> {
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
-    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.toolNamed(call.name)?.effect !== 'read' };
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name) };
     try {
-      if (cancellation.aborted) return this.skip(scheduled, 'cancelled', undefined, emit);
-      return await this.call(scheduled, options.auth, cancellation, emit);
+      return await this.callUnlessCancelled(scheduled, options.auth, cancellation, emit);
     } catch (error) {
       this.logger.error('toolwright: executeCall failed unexpectedly; answering it as an internal error:', error);
       return answer(call, 'internal_error', modelMessages.internal(call.name));
@@ -356,6 +355,11 @@ export class ToolContainer<TAuth = unknown> {
       emit({ type: 'call_end', tool: label(call.name), toolUseId: label(call.id), effect, at: ended, durationMs: ended - started, outcome: result.outcome });
       return result;
     });
+  }
+
+  /** A call on its own, as the scheduler would run it: skipped when its batch is already cancelled. */
+  private callUnlessCancelled(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): CallResult | Promise<CallResult> {
+    return cancellation.aborted ? this.skip(call, 'cancelled', undefined, emit) : this.call(call, auth, cancellation, emit);
   }
 
   private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, auth: unknown, cancellation: BatchCancellation): Promise<CallResult> {

@@ -38,15 +38,15 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
 }
 
 /** Watch mode hands back the same model for a tool it did not build again: its entry is written once per set of import names. */
-const entries = new WeakMap<ToolModel, { names: string; text: string }>();
+const entryCache = new WeakMap<ToolModel, { names: string; text: string }>();
 
 function cachedEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
   // In the order the entry itself asks for them, so the imports come out the same.
   const names = [provider, inputClass, ...Object.keys(tool.instancePlan.shapes ?? {}).map((shape) => classOf(shape) ?? '')].join('\n');
-  const known = entries.get(tool);
+  const known = entryCache.get(tool);
   if (known?.names === names) return known.text;
   const text = manifestEntry(tool, provider, inputClass, classOf);
-  entries.set(tool, { names, text });
+  entryCache.set(tool, { names, text });
   return text;
 }
 

@@ -35,8 +35,9 @@ export function withdraw(item: Watched): void {
 
 function watchEnrolled(): void {
   scheduled = false;
-  for (const item of enrolled.splice(0)) {
-    item.watchSlot = -1;
-    item.watch();
-  }
+  const batch = enrolled.splice(0);
+  // Every slot is cleared before any watch runs: a watch that settles another enrolled call must
+  // find it already out of the list, not withdraw it from an array that no longer holds it.
+  for (const item of batch) item.watchSlot = -1;
+  for (const item of batch) item.watch();
 }

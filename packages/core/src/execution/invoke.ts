@@ -1,4 +1,4 @@
-import { buildInput, judgeInput, validateInstance } from '../validation/validate-input';
+import { validateInput } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
 import type { ToolContext, ToolLogger } from '../context';
@@ -41,13 +41,12 @@ export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: Invo
   try {
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
-    const built = buildInput(call.input, tool, env.limits);
-    const pending = built.ok ? validateInstance(tool, built.value) : undefined;
-    const checked = built.ok && pending ? judgeInput(tool, await pending, built.value) : built;
+    const verdict = validateInput(call.input, tool, env.limits);
+    const checked = verdict instanceof Promise ? await verdict : verdict;
     if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
     if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
     const bounded = runBounded(tool, call, env, checked.value);
-    // Most methods return a plain value: awaiting it anyway would cost a turn of the microtask queue.
+    // A method that returned a value settles at once: awaiting it anyway would cost a turn of the microtask queue.
     const settled = bounded instanceof Promise ? await bounded : bounded;
     step = 'result';
     return answerFor(tool, call, env, settled);
@@ -99,11 +98,15 @@ type MethodOutcome = Settled | { kind: 'returning'; value: Promise<unknown> };
 /** A guarded call is a promise of its outcome from the start. */
 type Work = MethodOutcome | Promise<Settled>;
 
-/** The method, synchronous when it returns a plain value; anything else is awaited (a thenable adopted). */
+/** The method, synchronous when it returns anything but a promise or a thenable, which is awaited (adopted). */
 function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): MethodOutcome {
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return { kind: 'returned', value };
+  if (value instanceof Promise) return { kind: 'returning', value };
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return returned(value);
+  // Read once, as promise resolution would read it: a getter that throws fails this call alone.
+  const then = (value as { then?: unknown }).then;
+  if (typeof then !== 'function') return returned(value);
   return { kind: 'returning', value: Promise.resolve(value) };
 }
 
@@ -177,10 +180,10 @@ class CallRace implements Watched {
       this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : work);
       return this.outcome!;
     }
-    const pending: Promise<unknown> = work instanceof Promise ? work : work.value;
-    const method = !(work instanceof Promise);
+    const fromMethod = !(work instanceof Promise);
+    const pending: Promise<unknown> = fromMethod ? work.value : work;
     pending.then(
-      (value) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : method ? { kind: 'returned', value } : (value as Settled)),
+      (value) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : fromMethod ? returned(value) : (value as Settled)),
       (error: unknown) => {
         if (this.outcome) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
         this.finish({ kind: 'threw', error });

@@ -18,7 +18,7 @@ export class DurableRun {
 
   /** A new run, saved as `'running'` (claimed by this process) before the first request. */
   static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined): Promise<DurableRun> {
-    const state = createRunState({ status: 'running', messages: [...messages], pending: [], ...(owner !== undefined && { owner }) });
+    const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
     return new DurableRun(store, await store.create(state), secret);
   }
 
@@ -64,8 +64,7 @@ export class DurableRun {
   }
 
   private async write(status: RunStatus, messages: readonly MessageParam[], pending: PendingCall[], used: RunBudgetsUsed): Promise<void> {
-    const { owner } = this.stored.state;
-    const state = createRunState({ runId: this.runId, ...(owner !== undefined && { owner }), status, messages: structuredClone([...messages]), pending, used });
+    const state = createRunState({ runId: this.runId, owner: this.stored.state.owner, status, messages: structuredClone([...messages]), pending, used });
     this.stored = await this.store.save(state, this.stored.revision);
   }
 }

@@ -46,7 +46,11 @@ export interface EngineResume {
   run: DurableRun;
   /** Answers decided before the batch runs: journaled results, and denials (`failed`). */
   presets: Array<{ result: ToolResultBlockParam; failed: boolean }>;
+  /** The options' settings, checked before the run was claimed. */
+  settings: LoopSettings;
 }
+
+type LoopSettings = { limits: ToolLoopLimits; maxTokens: number; tools: ToolUnion[] };
 
 const DEFAULT_MAX_TURNS = 10;
 const DEFAULT_MAX_TOKENS = 4096;
@@ -61,7 +65,7 @@ const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TR
  */
 export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: EngineMode, resume?: EngineResume): Promise<ToolLoopResult> {
   const started = Date.now() - (resume?.run.state.used.elapsedMs ?? 0);
-  const { limits, maxTokens, tools } = loopSettings(options, mode.name);
+  const { limits, maxTokens, tools } = resume?.settings ?? loopSettings(options, mode.name);
   const asksApproval = options.tools.asksApproval;
   const messages = resume ? structuredClone(resume.run.state.messages) : initialMessages(options, mode.name);
   const seenIds = new Set(callIds(messages));
@@ -315,7 +319,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
  * waits, so a resume checks it before it claims the run: a claimed run refused afterwards would
  * stay claimed until its lease lapsed.
  */
-export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode['name']): { limits: ToolLoopLimits; maxTokens: number; tools: ToolUnion[] } {
+export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode['name']): LoopSettings {
   const positive = (option: string, value: number) => {
     checkPositiveInteger(`${name}: ${option}`, value);
     return value;

@@ -57,7 +57,8 @@ export async function streamResumeToolLoop<TAuth>(options: ResumeToolLoopOptions
 }
 
 async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMode['name']): Promise<EngineResume> {
-  loopSettings(options, name);
+  // Checked before the claim: a run refused for its options must not stay claimed.
+  const settings = loopSettings(options, name);
   const { store } = options;
   const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
   const loaded = await store.load(runId);
@@ -72,7 +73,7 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
     const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: deniedMessage(decision.reason), is_error: true };
     presets.push({ result: await run.journal(denial), failed: true });
   }
-  return { run, presets };
+  return { run, presets, settings };
 }
 
 /**

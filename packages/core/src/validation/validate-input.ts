@@ -28,13 +28,16 @@ export interface InputContract {
 
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
+/** What `buildInput` hands on: the instance, and whether class-validator must still judge it. */
+type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: false; message: string };
+
 /** What a tool's input goes through, made on its first call. */
 interface PreparedInput {
   schema: Tool.InputSchema;
   check: ValidateFunction;
   build: BuildInstance;
   /** Whether class-validator can refuse anything the schema check passed (see `validatorFindsNothing`). */
-  validated: boolean;
+  needsValidator: boolean;
 }
 
 const prepared = new WeakMap<InputContract, PreparedInput>();
@@ -47,7 +50,7 @@ function prepare(tool: InputContract): PreparedInput {
       schema,
       check: schemaCheck(schema),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
-      validated: !validatorFindsNothing(tool.inputClass, schema),
+      needsValidator: !validatorFindsNothing(tool.inputClass, schema),
     };
     prepared.set(tool, ready);
   }
@@ -57,41 +60,30 @@ function prepare(tool: InputContract): PreparedInput {
 /**
  * The boundary, in the order DESIGN.md fixes: size limits, the exact schema check, the instance
  * built from the types, then the user's class-validator decorators. Nothing of the input reaches
- * the tool unchecked, and what the schema refuses is refused.
+ * the tool unchecked, and what the schema refuses is refused. The verdict is a plain value when
+ * class-validator has nothing to judge: the executor then waits for no promise.
  */
-export async function validateInput(input: unknown, tool: InputContract, limits: InputLimits): Promise<InputCheck> {
+export function validateInput(input: unknown, tool: InputContract, limits: InputLimits): InputCheck | Promise<InputCheck> {
   const built = buildInput(input, tool, limits);
-  if (!built.ok) return built;
-  const pending = validateInstance(tool, built.value);
-  return pending ? judgeInput(tool, await pending, built.value) : built;
+  if (!built.ok || !built.needsValidator) return built;
+  const instance = built.value;
+  return validate(instance, VALIDATOR_OPTIONS).then((errors) => judgeInput(tool, errors, instance));
 }
 
-/**
- * The synchronous steps of `validateInput`: limits, schema check, instance. What passes still
- * goes through `validateInstance` and `judgeInput`; the executor awaits that
- * itself, one promise less per call than awaiting `validateInput`.
- */
-export function buildInput(input: unknown, tool: InputContract, limits: InputLimits): InputCheck {
+/** The synchronous steps: limits, schema check, instance. */
+function buildInput(input: unknown, tool: InputContract, limits: InputLimits): BuiltInput {
   const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
-  const { schema, check, build } = prepare(tool);
+  const { schema, check, build, needsValidator } = prepare(tool);
   if (!check(input)) {
     return { ok: false, message: modelMessages.invalidInput(tool.name, describeSchemaErrors(check.errors ?? [], schema, input)) };
   }
   try {
-    return { ok: true, value: build(input as object) };
+    return { ok: true, value: build(input as object), needsValidator };
   } catch (error) {
     if (!(error instanceof UnconvertibleValue)) throw error;
     return { ok: false, message: modelMessages.invalidInput(tool.name, [`- ${preview(error.value)} ${error.message}; send another value.`]) };
   }
-}
-
-/**
- * class-validator on a built instance, with the options the boundary fixes; `undefined` when it
- * could refuse nothing the schema check passed, so there is nothing to wait for.
- */
-export function validateInstance(tool: InputContract, instance: object): Promise<ValidationError[]> | undefined {
-  return prepare(tool).validated ? validate(instance, VALIDATOR_OPTIONS) : undefined;
 }
 
 /**
@@ -111,7 +103,7 @@ function validatorFindsNothing(inputClass: Class, schema: Tool.InputSchema): boo
 }
 
 /** What class-validator's `errors` for `instance` mean for the call. */
-export function judgeInput(tool: InputContract, errors: readonly ValidationError[], instance: object): InputCheck {
+function judgeInput(tool: InputContract, errors: readonly ValidationError[], instance: object): InputCheck {
   if (errors.length === 0) return { ok: true, value: instance };
   return { ok: false, message: modelMessages.invalidInput(tool.name, describeValidationErrors(errors, prepare(tool).schema)) };
 }
