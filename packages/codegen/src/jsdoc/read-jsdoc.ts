@@ -1,4 +1,5 @@
-import { Node, ts, type JSDocTag } from 'ts-morph';
+import { Node, ts } from 'ts-morph';
+import type { SourceNode } from '../lint/diagnostic';
 
 export interface DocTag {
   /** Tag name without `@`. */
@@ -8,7 +9,7 @@ export interface DocTag {
   /** The tag's text, whitespace normalized. */
   text: string;
   /** Where to point a diagnostic: the tag, or the declaration for a comment TypeScript did not attach. */
-  node: Node;
+  node: SourceNode;
 }
 
 export interface DocComment {
@@ -19,14 +20,20 @@ export interface DocComment {
 
 const EMPTY: DocComment = { description: '', tags: [] };
 
-/** The JSDoc closest to a declaration (the last block, as TypeScript itself reads it). */
+/**
+ * The JSDoc closest to a declaration (the last block, as TypeScript itself reads it). Read from
+ * the compiler's nodes: a tool's every property has a comment, and wrapping each comment and
+ * tag in ts-morph nodes cost more than reading them.
+ */
 export function readDocComment(node: Node | undefined): DocComment {
   if (!node) return EMPTY;
-  const doc = Node.isJSDocable(node) ? node.getJsDocs().at(-1) : undefined;
+  const doc = Node.isJSDocable(node) ? (node.compilerNode as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1) : undefined;
   if (!doc) return sameLineDocComment(node);
+  const text = node.getSourceFile().getFullText();
+  const source = node.getSourceFile().compilerNode;
   return {
-    description: normalizeWhitespace(doc.getDescription()),
-    tags: doc.getTags().map(readTag),
+    description: normalizeWhitespace(descriptionOf(doc, text, source)),
+    tags: (doc.tags ?? []).map((tag) => readTag(tag, text, source)),
   };
 }
 
@@ -56,29 +63,73 @@ function normalizeWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function readTag(tag: JSDocTag): DocTag {
-  const name = tagName(tag);
-  if (Node.isJSDocParameterTag(tag)) {
-    return { name, target: tag.getName(), text: normalizeWhitespace(tag.getCommentText() ?? ''), node: tag };
+function readTag(tag: ts.JSDocTag, text: string, source: ts.SourceFile): DocTag {
+  const name = tag.tagName.getText(source);
+  if (ts.isJSDocParameterTag(tag)) {
+    return { name, target: tag.name.getText(source), text: normalizeWhitespace(ts.getTextOfJSDocComment(tag.comment) ?? ''), node: tag };
   }
-  return { name, text: normalizeWhitespace(rawTagText(tag)), node: tag };
-}
-
-/** `tag.getTagName()`, read from the compiler node: wrapping each tag's name node cost more than the rest of the tag. */
-function tagName(tag: JSDocTag): string {
-  return tag.compilerNode.tagName.getText(tag.getSourceFile().compilerNode);
+  return { name, text: normalizeWhitespace(rawTagText(text.slice(tag.getStart(source), tag.end))), node: tag };
 }
 
 /**
  * The text after `@name`, as written. TypeScript parses some tags (`@type integer`, `@default`)
  * into structures that drop parts of the text, so the raw source is the reliable reading.
  */
-function rawTagText(tag: JSDocTag): string {
-  return tag
-    .getText()
+function rawTagText(written: string): string {
+  return written
     .replace(/^@\S+/, '')
     .split('\n')
     .map((line) => line.replace(/^\s*\*(?!\/)\s?/, ''))
     .join('\n')
     .replace(/\*\/\s*$/, '');
+}
+
+/**
+ * The summary and body before the first tag, stars removed, exactly as ts-morph's
+ * `JSDoc.getDescription()` reads it: from after `/**` to the end of the last line before the
+ * first tag (or before the closing `*\/`), trailing stars and blanks left out.
+ */
+function descriptionOf(doc: ts.JSDoc, text: string, source: ts.SourceFile): string {
+  const first = doc.tags?.[0];
+  const endSearchStart = first ? first.getStart(source) : doc.end - 2;
+  let start = doc.getStart(source) + 3;
+  if (text.charCodeAt(start) === SPACE) start++;
+  const endOrNewLine = previousMatching(text, endSearchStart, (c) => c === NEWLINE || (!isWhitespace(c) && c !== ASTERISK));
+  const end = previousMatching(text, endOrNewLine, (c) => c !== NEWLINE && c !== CARRIAGE_RETURN);
+  return withoutStars(text.substring(start, Math.max(start, end)));
+}
+
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const ASTERISK = 0x2a;
+/** The characters ts-morph counts as whitespace there (`StringUtils.isWhitespaceCharCode`). */
+const WHITESPACE = new Set([' ', '\f', '\n', '\r', '\t', '\v', '\u00A0', '\u2028', '\u2029'].map((c) => c.charCodeAt(0)));
+
+function isWhitespace(code: number): boolean {
+  return WHITESPACE.has(code);
+}
+
+/** Moves back from `pos` until the character before it satisfies `condition`. */
+function previousMatching(text: string, pos: number, condition: (code: number) => boolean): number {
+  let at = pos;
+  while (at > 0 && !condition(text.charCodeAt(at - 1))) at--;
+  return at;
+}
+
+/** Each line without the `*` that starts it (and one space after it). */
+function withoutStars(inner: string): string {
+  return inner
+    .replace(/^\/\*\*[^\S\n]*\n?/, '')
+    .replace(/(\r?\n)?[^\S\n]*\*\/$/, '')
+    .split('\n')
+    .map((line) => {
+      for (let i = 0; i < line.length; i++) {
+        const code = line.charCodeAt(i);
+        if (code === ASTERISK) return line.substring(line[i + 1] === ' ' ? i + 2 : i + 1);
+        if (!isWhitespace(code)) break;
+      }
+      return line;
+    })
+    .join('\n');
 }

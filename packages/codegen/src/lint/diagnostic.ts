@@ -1,4 +1,4 @@
-import type { Node } from 'ts-morph';
+import { Node, type ts } from 'ts-morph';
 import { lineAndColumnOf } from './position';
 
 export type Severity = 'error' | 'warning';
@@ -15,6 +15,12 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * What a diagnostic points at: a ts-morph node, or the compiler's own node where wrapping every
+ * node read (each JSDoc tag) would cost more than the reading.
+ */
+export type SourceNode = Node | ts.Node;
+
 /** Collects every problem of a run so the user sees them all at once. */
 export class Diagnostics {
   private readonly items: Diagnostic[] = [];
@@ -23,11 +29,11 @@ export class Diagnostics {
   private readonly merged = new Set<string>();
   private errors = 0;
 
-  error(node: Node, path: readonly string[], message: string): void {
+  error(node: SourceNode, path: readonly string[], message: string): void {
     this.add('error', node, path, message);
   }
 
-  warning(node: Node, path: readonly string[], message: string): void {
+  warning(node: SourceNode, path: readonly string[], message: string): void {
     this.add('warning', node, path, message);
   }
 
@@ -56,10 +62,11 @@ export class Diagnostics {
     return this.errors;
   }
 
-  private add(severity: Severity, node: Node, path: readonly string[], message: string): void {
-    const source = node.getSourceFile();
-    const { line, column } = lineAndColumnOf(source, node.getStart());
-    this.push({ severity, file: source.getFilePath(), line, column, path: path.join(' → '), message });
+  private add(severity: Severity, node: SourceNode, path: readonly string[], message: string): void {
+    const compiled = Node.isNode(node) ? node.compilerNode : node;
+    const source = compiled.getSourceFile();
+    const { line, column } = lineAndColumnOf(source, compiled.getStart(source));
+    this.push({ severity, file: source.fileName, line, column, path: path.join(' → '), message });
   }
 
   private push(diagnostic: Diagnostic): void {

@@ -93,7 +93,7 @@ export class InstancePlanner {
       const items = this.value(element, { node: site.node, path: [...site.path, '[]'] });
       return items === 'json' ? 'json' : { array: items };
     }
-    if ((single.isObject() || single.isIntersection()) && !library && single.getCallSignatures().length === 0) {
+    if ((single.isObject() || single.isIntersection()) && !library && single.compilerType.getCallSignatures().length === 0) {
       const name = this.shapeName(single, site);
       return name ? { shape: name } : 'json';
     }
@@ -241,9 +241,14 @@ function isPrimitive(type: Type): boolean {
   return type.isString() || type.isNumber() || type.isBoolean() || type.isLiteral() || type.isBooleanLiteral() || type.isTemplateLiteral();
 }
 
-/** An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item. */
+/**
+ * An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item.
+ * Asked of every object type, so the compiler's type answers (ts-morph's `getProperty` wraps
+ * every property of the type to find one).
+ */
 function isArrayLike(type: Type): boolean {
-  return type.getNumberIndexType() !== undefined && type.getProperty('length') !== undefined && type.getStringIndexType() === undefined;
+  const compiled = type.compilerType;
+  return compiled.getNumberIndexType() !== undefined && compiled.getProperty('length') !== undefined && compiled.getStringIndexType() === undefined;
 }
 
 /** `[Symbol.iterator]` and the like: never a JSON key. */

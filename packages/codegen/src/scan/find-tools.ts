@@ -1,4 +1,4 @@
-import { SyntaxKind, type ClassDeclaration, type Decorator, type MethodDeclaration, type ParameterDeclaration, type SourceFile } from 'ts-morph';
+import { SyntaxKind, ts, type ClassDeclaration, type Decorator, type MethodDeclaration, type ParameterDeclaration, type SourceFile } from 'ts-morph';
 import { TOOLWRIGHT_CORE, decoratorOrigin, isDecoratorFrom } from './decorator-origin';
 
 export type ParameterKind = 'param' | 'input' | 'ctx';
@@ -27,7 +27,7 @@ const PARAMETER_DECORATORS: Record<string, ParameterKind> = { Param: 'param', In
 export function findTools(files: readonly SourceFile[]): ScannedTool[] {
   const tools: ScannedTool[] = [];
   for (const file of files) {
-    for (const classDeclaration of file.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+    for (const classDeclaration of classDeclarations(file)) {
       let groupDecorator: Decorator | undefined | null = null;
       for (const method of classDeclaration.getMethods()) {
         const toolDecorator = method.getDecorators().find((d) => isDecoratorFrom(d, TOOLWRIGHT_CORE, 'Tool'));
@@ -46,6 +46,17 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
     }
   }
   return tools;
+}
+
+/**
+ * The file's class declarations at any depth, in source order. Nearly every class is one of the
+ * file's statements: ts-morph's descendant search (a generator per level, far slower than the
+ * compiler's own walk) runs only for a file where that walk meets a class below the top level.
+ */
+function classDeclarations(file: SourceFile): ClassDeclaration[] {
+  const root = file.compilerNode;
+  const nested = (node: ts.Node): boolean | undefined => (ts.isClassDeclaration(node) && node.parent !== root) || ts.forEachChild(node, nested);
+  return ts.forEachChild(root, nested) ? file.getDescendantsOfKind(SyntaxKind.ClassDeclaration) : file.getClasses();
 }
 
 function scanParameter(declaration: ParameterDeclaration): ScannedParameter {
@@ -71,7 +82,7 @@ export interface ForeignToolDecorator {
 export function findForeignToolDecorators(files: readonly SourceFile[]): ForeignToolDecorator[] {
   const found: ForeignToolDecorator[] = [];
   for (const file of files) {
-    for (const classDeclaration of file.getDescendantsOfKind(SyntaxKind.ClassDeclaration)) {
+    for (const classDeclaration of classDeclarations(file)) {
       for (const method of classDeclaration.getMethods()) {
         for (const decorator of method.getDecorators()) {
           if (decorator.getName() !== 'Tool') continue;

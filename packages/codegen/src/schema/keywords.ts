@@ -1,5 +1,4 @@
-import type { Node } from 'ts-morph';
-import type { Diagnostics } from '../lint/diagnostic';
+import type { Diagnostics, SourceNode } from '../lint/diagnostic';
 import { isSchema, typesOf, type JsonSchema } from './json-schema';
 
 /**
@@ -10,7 +9,7 @@ export interface Keyword {
   name: string;
   value: unknown;
   /** Where it was written, for diagnostics. */
-  node: Node;
+  node: SourceNode;
   /** How the user wrote it (`@minimum`, `@Min()`, `@Param({ minimum })`), for messages. */
   source: string;
   /** class-validator `{ each: true }`: the constraint is on every item of an array. */

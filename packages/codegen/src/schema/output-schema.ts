@@ -33,7 +33,7 @@ function awaited(type: Type): Type {
 
 function isPlainObjectType(type: Type): boolean {
   if (!(type.isObject() || type.isIntersection()) || type.isArray() || type.isReadonlyArray() || type.isTuple()) return false;
-  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
+  if (type.compilerType.getCallSignatures().length > 0 || type.compilerType.getConstructSignatures().length > 0) return false;
   return type.getSymbol()?.getName() !== 'Date';
 }
 

@@ -38,6 +38,8 @@ export class SchemaBuilder {
   private defs = new Map<string, JsonSchema>();
   private defNames = new Map<ts.Type, string>();
   private validatesClasses = false;
+  /** How many `$ref`s this builder has handed out: a schema built while none was is self-contained. */
+  private refsMade = 0;
 
   constructor(
     private readonly diagnostics: Diagnostics,
@@ -67,7 +69,7 @@ export class SchemaBuilder {
       this.diagnostics.error(site.node, site.path, 'the input of a tool must be one object type, not a union; split it into several tools or make the varying part a property.');
       return undefined;
     }
-    if (!isObjectLike(type) || type.isArray() || type.isReadonlyArray() || arrayLikeElement(type) || libraryType(type) || type.getCallSignatures().length > 0) {
+    if (!isObjectLike(type) || type.isArray() || type.isReadonlyArray() || arrayLikeElement(type) || libraryType(type) || type.compilerType.getCallSignatures().length > 0) {
       this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${typeText(type, site)}.`);
       return undefined;
     }
@@ -172,7 +174,7 @@ export class SchemaBuilder {
     const running = this.inProgress.get(key);
     if (running) {
       running.recursive = true;
-      return { $ref: `#/$defs/${this.defName(type)}` };
+      return this.ref(type);
     }
     const state = { recursive: false };
     this.inProgress.set(key, state);
@@ -181,7 +183,7 @@ export class SchemaBuilder {
     if (!state.recursive) return schema;
     const description = typeDescription(type);
     this.defs.set(this.defName(type), description ? { ...schema, description } : schema);
-    return { $ref: `#/$defs/${this.defName(type)}` };
+    return this.ref(type);
   }
 
   private union(members: WrittenMember[], site: TypeSite): JsonSchema {
@@ -259,7 +261,7 @@ export class SchemaBuilder {
     // The instance plan reads the same type and hands the method a `URL`.
     if (library?.kind === 'url') return { type: 'string', format: 'uri' };
     if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
-    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
+    if (type.compilerType.getCallSignatures().length > 0 || type.compilerType.getConstructSignatures().length > 0) {
       return this.unsupported(site, `function ${typeText(type, site)}`, 'a tool input carries data only; take the data the function would need');
     }
     const key = type.compilerType;
@@ -268,7 +270,7 @@ export class SchemaBuilder {
     const running = this.inProgress.get(key);
     if (running) {
       running.recursive = true;
-      return { $ref: `#/$defs/${this.defName(type)}` };
+      return this.ref(type);
     }
     return this.objectSchema(type, site, false);
   }
@@ -278,6 +280,7 @@ export class SchemaBuilder {
     const state = { recursive: false };
     this.inProgress.set(key, state);
     const errorsBefore = this.diagnostics.errorCount;
+    const refsBefore = this.refsMade;
     const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
     // `Record<string, never>`: no key can have a value, so the object is empty.
     const closed = !indexType || indexType.isNever();
@@ -304,9 +307,9 @@ export class SchemaBuilder {
     if (state.recursive) {
       const description = typeDescription(type);
       this.defs.set(this.defName(type), description ? { ...schema, description } : schema);
-      return isRoot ? schema : { $ref: `#/$defs/${this.defName(type)}` };
+      return isRoot ? schema : this.ref(type);
     }
-    if (this.diagnostics.errorCount === errorsBefore && !JSON.stringify(schema).includes('"$ref"')) this.memo.set(key, cloneSchema(schema));
+    if (this.diagnostics.errorCount === errorsBefore && this.refsMade === refsBefore) this.memo.set(key, cloneSchema(schema));
     return schema;
   }
 
@@ -337,6 +340,11 @@ export class SchemaBuilder {
     }
     const optional = read.optional || property.isOptional() || validators.optional;
     return { schema: description && schema.$ref ? { ...schema, description } : schema, optional };
+  }
+
+  private ref(type: Type): JsonSchema {
+    this.refsMade++;
+    return { $ref: `#/$defs/${this.defName(type)}` };
   }
 
   private defName(type: Type): string {

@@ -1,0 +1,51 @@
+import { generate } from '../src';
+import { makeTempProject } from './support/fixtures';
+
+// The scan reads a file's statements for its classes and searches deeper only where a class is
+// declared below the top level; both must find every @Tool method, in source order.
+
+const TOP = `import { Tool } from '@toolwright/core';
+export class First {
+  /** Reads the first thing. Use it to read. It does not write. */
+  @Tool() first(): string { return ''; }
+}
+export class Second {
+  /** Reads the second thing. Use it to read. It does not write. */
+  @Tool() second(): string { return ''; }
+}
+`;
+
+const NESTED = `import { Tool } from '@toolwright/core';
+export class Top {
+  /** Reads at the top. Use it to read. It does not write. */
+  @Tool() top(): string { return ''; }
+}
+export namespace Space {
+  export class Inner {
+    /** Reads in a namespace. Use it to read. It does not write. */
+    @Tool() inner(): string { return ''; }
+  }
+}
+export function make() {
+  class Local {
+    /** Reads in a function. Use it to read. It does not write. */
+    @Tool() local(): string { return ''; }
+  }
+  return Local;
+}
+export class Last {
+  /** Reads at the end. Use it to read. It does not write. */
+  @Tool() last(): string { return ''; }
+}
+`;
+
+describe('finding @Tool methods', () => {
+  const project = makeTempProject({ 'src/a.tools.ts': TOP, 'src/b.tools.ts': NESTED });
+  afterAll(() => project.cleanup());
+
+  it('finds the classes of every file at any depth, in file and source order', () => {
+    const result = generate({ project: project.tsconfig, write: false });
+    expect(result.tools.map((t) => t.name)).toEqual(['first', 'second', 'top', 'inner', 'local', 'last']);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('class Local is not exported')]);
+  });
+});
