@@ -48,6 +48,9 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
   return tools;
 }
 
+/** Declarations made of types and names only: no class can be declared inside them. */
+const CANNOT_HOLD_CLASSES = new Set([ts.SyntaxKind.InterfaceDeclaration, ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.EnumDeclaration]);
+
 /**
  * The file's class declarations at any depth, in source order. Nearly every class is one of the
  * file's statements: ts-morph's descendant search (a generator per level, far slower than the
@@ -55,7 +58,8 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
  */
 function classDeclarations(file: SourceFile): ClassDeclaration[] {
   const root = file.compilerNode;
-  const nested = (node: ts.Node): boolean | undefined => (ts.isClassDeclaration(node) && node.parent !== root) || ts.forEachChild(node, nested);
+  const nested = (node: ts.Node): boolean | undefined =>
+    (ts.isClassDeclaration(node) && node.parent !== root) || (!CANNOT_HOLD_CLASSES.has(node.kind) && ts.forEachChild(node, nested));
   return ts.forEachChild(root, nested) ? file.getDescendantsOfKind(SyntaxKind.ClassDeclaration) : file.getClasses();
 }
 
