@@ -195,7 +195,7 @@ async function main(): Promise<void> {
   writeSection(
     'codegen',
     [
-      '## 3. Codegen',
+      '## 4. Codegen',
       '',
       `Synthetic projects of N \`@Tool\` methods in classes of 10, one class per file; each method takes one \`@Param() options\` ` +
         'of 5 fields (string with `@pattern`, number with `@minimum`/`@maximum`, literal union, optional boolean, nested object ' +

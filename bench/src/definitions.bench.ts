@@ -187,7 +187,7 @@ async function main(): Promise<void> {
   writeSection(
     'definitions',
     [
-      '## Tool definitions and prompt caching',
+      '## 8. Tool definitions and prompt caching',
       '',
       `A five-turn \`runToolLoop\` (four calls, then the answer) against the scripted server, per app: all tools sent up front, and all but ${UP_FRONT} with \`defer_loading\` and the regex tool search tool (the first response searches and loads the tools it calls). Bytes are of the JSON definitions; "in context" counts a deferred tool only once a \`tool_reference\` in the conversation loaded it.`,
       '',

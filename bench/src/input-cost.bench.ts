@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   writeSection(
     'input-cost',
     [
-      '## Cost is linear in input size',
+      '## 6. Cost is linear in input size',
       '',
       `One \`execute\` of \`bulk_count\` (a read that only counts its input), limits raised, median of ${ROUNDS} rounds after a warm-up. ` +
         'Time per key or element, and its ratio to the smallest size: near 1× is linear, growing with the size is not.',

@@ -123,7 +123,7 @@ async function main(gc: () => void): Promise<void> {
   writeSection(
     'soak',
     [
-      '## Soak: conversations through `runToolLoop`',
+      '## 7. Soak: conversations through `runToolLoop`',
       '',
       `${CONVERSATIONS.toLocaleString('en-US')} conversations, ${CONCURRENCY} at a time, each two requests to an in-process fake ` +
         '`messages.create` and two `buscar_pedido` calls (one valid, one invalid input). Heap after `gc()` ' +

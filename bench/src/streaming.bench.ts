@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   writeSection(
     'streaming',
     [
-      '## Streaming',
+      '## 3. Streaming',
       '',
       `One streamed turn of ${fixed(MESSAGE_MS, 0)} ms holding three reads of ${fixed(READ_MS, 0)} ms whose blocks end at 25, 50 and 75 % ` +
         `of the message, then a write of ${fixed(WRITE_MS, 0)} ms, then a short final turn, over HTTP against the scripted server ` +
