@@ -24,6 +24,7 @@ import {
   BUSCAR_PEDIDO_DESCRIPTION,
   BuscarPedidoInput,
   BuscarPedidoInputBefore,
+  BuscarPedidoInputWhitelisted,
   NUMERO_DESCRIPTION,
   NUMERO_PATTERN,
   OrderLookupTools,
@@ -79,7 +80,7 @@ const runZodTool = async (input: Input) => {
 };
 
 const entry = orderLookupManifest.entries[0];
-const contract = { name: entry.definition.name, definition: entry.definition, inputClass: entry.inputClass, instancePlan: entry.instancePlan };
+const contract = { name: entry.definition.name, definition: entry.definition, inputClass: entry.inputClass, parameters: entry.parameters, instancePlan: entry.instancePlan };
 
 // The same compiled Ajv function core checks this tool's input with.
 const schemaFloor = schemaCheck(entry.definition.input_schema);
@@ -117,14 +118,14 @@ const paths: DispatchPath[] = [
     label: FLOOR,
     call: async (input) => {
       if (!schemaFloor(input)) return schemaFloor.errors;
-      const instance = Object.assign(new BuscarPedidoInput(), input);
+      const instance = Object.assign(new BuscarPedidoInputWhitelisted(), input);
       const errors = await validate(instance, VALIDATOR_OPTIONS);
       return errors.length === 0 ? tools.buscarPedido(instance.numero) : errors;
     },
   },
   {
-    // What execute does for this tool: its input class carries only @Allow under a schema that
-    // refuses unknown keys, so class-validator could refuse nothing and is left out.
+    // What execute does for this tool: its input class carries only the whitelist under a schema
+    // that refuses unknown keys, so class-validator could refuse nothing and is left out.
     label: SCHEMA_FLOOR,
     call: async (input) => {
       if (!schemaFloor(input)) return schemaFloor.errors;
@@ -240,7 +241,7 @@ async function main(): Promise<void> {
       '',
       `Goal: \`ToolContainer.execute\` on valid input within 2× the validation floor measured in the same run: ` +
         `**${ratio(ours.valid, floor.valid)}**, goal **${goal}**. ` +
-        `This tool's input class carries only \`@Allow\` (what tools-codegen emits for \`@Param\` tools) under a schema that refuses ` +
+        `This tool's input class is only whitelisted (a \`@Param\` tool's, declared bare by tools-codegen) under a schema that refuses ` +
         `unknown keys, so execute leaves class-validator out: it could refuse nothing the schema check passed. Against the ` +
         `schema-check floor, which does only that, execute takes **${ratio(ours.valid, perCall.get(SCHEMA_FLOOR)!.valid)}**.`,
       '',

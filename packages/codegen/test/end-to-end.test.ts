@@ -23,7 +23,7 @@ describe('end to end: codegen → generated module → ToolContainer → execute
   const container = () => new ToolContainer({ manifest, providers: [new fixture.CatalogTools()] });
 
   it('the container accepts the generated manifest and exposes the definitions', () => {
-    expect(container().names).toEqual(['catalog_search_products', 'catalog_type_tour', 'catalog_create_product', 'catalog_reserve']);
+    expect(container().names).toEqual(['catalog_search_products', 'catalog_type_tour', 'catalog_create_product', 'catalog_reserve', 'catalog_resize']);
   });
 
   it('calls a @Param tool with its arguments in parameter order, the context in its place', async () => {
@@ -72,5 +72,22 @@ describe('end to end: codegen → generated module → ToolContainer → execute
     expect(result.is_error).toBe(true);
     expect(String(result.content)).toContain('units');
     expect(fixture.calls).toEqual([]);
+  });
+
+  it('declares a @Param input class bare, with @ValidateNested() only where a parameter is a DTO class', () => {
+    const code = fs.readFileSync(out, 'utf8');
+    expect(code).toContain('export class CatalogResizeInput {\n  sku!: string;\n  @ValidateNested()\n  dimensions!: DimensionsInput;\n}');
+    expect(code).toContain('export class CatalogReserveInput {\n  sku!: string;\n  units!: number;\n}');
+    expect(code).not.toMatch(/\bAllow\b/);
+  });
+
+  it('a @Param tool with a DTO parameter: class-validator runs for the DTO and accepts the bare siblings', async () => {
+    fixture.calls.length = 0;
+    const [result] = await container().execute([toolUse('toolu_5', 'catalog_resize', { sku: 'LMP-0001', dimensions: { width: 10, height: 20 } })]);
+    expect(result).toMatchObject({ content: 'resized LMP-0001' });
+    expect(result.is_error).toBeFalsy();
+    const [[, sku, dimensions]] = fixture.calls as [[string, string, object]];
+    expect(sku).toBe('LMP-0001');
+    expect(dimensions.constructor.name).toBe('DimensionsInput');
   });
 });

@@ -20,6 +20,7 @@ describe('catalog fixture: what reaches the definitions', () => {
       ['catalog_type_tour', 'typeTour', 'read'],
       ['catalog_create_product', 'createProduct', 'write'],
       ['catalog_reserve', 'reserve', 'write'],
+      ['catalog_resize', 'resize', 'write'],
     ]);
   });
 

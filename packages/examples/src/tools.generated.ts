@@ -2,16 +2,13 @@
 // change the methods, their JSDoc or their input types, then run `tools-codegen` again.
 
 import { defineToolManifest } from '@toolwright/core';
-import { Allow } from 'class-validator';
 import { OrdersTools } from './orders/orders.tools';
 
 export class BuscarPedidoInput {
-  @Allow()
   numero!: string;
 }
 
 export class CancelarPedidoInput {
-  @Allow()
   numero!: string;
 }
 

@@ -7,9 +7,10 @@ const CLASS_VALIDATOR = 'class-validator';
 
 /**
  * Writes the input class of a `@Param` tool. The schema check has already enforced every rule the
- * schema states, so the class only names the properties for class-validator's whitelist
- * (`@Allow()`) and, where a parameter is one of the user's DTO classes, runs its decorators
- * (`@ValidateNested()`).
+ * schema states, so a property needs a decorator only where a parameter is one of the user's DTO
+ * classes: `@ValidateNested()` makes class-validator run that class's decorators. The others are
+ * bare declarations, so importing the module registers nothing per tool; core whitelists them on
+ * the tool's first call, from the entry's `parameters`, as `@Allow()` would have.
  */
 export class InputClassWriter {
   private readonly classes: string[] = [];
@@ -23,12 +24,11 @@ export class InputClassWriter {
     const required = new Set((schema.required ?? []) as string[]);
     const members = Object.entries(properties).map(([key, property]) => {
       const valuePlan = plan.properties?.[key] ?? 'json';
-      const nested = holdsClass(valuePlan, classOf);
-      const decorator = nested ? `@${this.imports.use(CLASS_VALIDATOR, 'ValidateNested')}()` : `@${this.imports.use(CLASS_VALIDATOR, 'Allow')}()`;
+      const decorator = holdsClass(valuePlan, classOf) ? `  @${this.imports.use(CLASS_VALIDATOR, 'ValidateNested')}()\n` : '';
       const type = tsType(property, valuePlan, classOf);
-      return `  ${decorator}\n  ${propertyKey(key)}${required.has(key) ? '!' : '?'}: ${type};`;
+      return `${decorator}  ${propertyKey(key)}${required.has(key) ? '!' : '?'}: ${type};`;
     });
-    this.classes.push(`export class ${className} {\n${members.join('\n\n')}${members.length > 0 ? '\n' : ''}}`);
+    this.classes.push(`export class ${className} {\n${members.join('\n')}${members.length > 0 ? '\n' : ''}}`);
     return className;
   }
 

@@ -1,6 +1,6 @@
-import { ValidationTypes, getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { Class, InstancePlan } from '../manifest/manifest.types';
+import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { schemaCheck } from './schema-check';
@@ -21,6 +21,8 @@ export interface InputContract {
   name: string;
   definition: Tool;
   inputClass: Class;
+  /** How the method's parameters are filled: the `@Param` properties are whitelisted on the first call. */
+  parameters: readonly ParameterBinding[];
   /** The full schema, when the definition sends a strict subset of it. */
   inputSchema?: Tool.InputSchema;
   instancePlan?: InstancePlan;
@@ -46,6 +48,7 @@ function prepare(tool: InputContract): PreparedInput {
   let ready = prepared.get(tool);
   if (!ready) {
     const schema = tool.inputSchema ?? tool.definition.input_schema;
+    whitelistParams(tool.inputClass, tool.parameters);
     ready = {
       schema,
       check: schemaCheck(schema),
@@ -87,12 +90,29 @@ function buildInput(input: unknown, tool: InputContract, limits: InputLimits): B
 }
 
 /**
+ * Registers for each `@Param` property the input class has no class-validator metadata for what
+ * `@Allow()` registers: tools-codegen declares those properties bare, so importing the manifest
+ * runs no decorator per tool, and a tool never called costs nothing here. A class that already
+ * carries the metadata (a manifest generated with `@Allow()`, or one another container prepared)
+ * is left as it is. An `@Input` DTO is the user's class: a property it leaves undecorated is still
+ * refused by the whitelist, as class-validator always did.
+ */
+function whitelistParams(inputClass: Class, parameters: readonly ParameterBinding[]): void {
+  const described = new Set(getMetadataStorage().getTargetValidationMetadatas(inputClass, '', true, false).map((m) => m.propertyName));
+  for (const binding of parameters) {
+    if (binding.kind !== 'param' || described.has(binding.property)) continue;
+    Allow()(inputClass.prototype, binding.property);
+    described.add(binding.property);
+  }
+}
+
+/**
  * True when class-validator, with the boundary's options, cannot refuse an instance built from
- * input the schema check passed: the class carries only `@Allow` (what tools-codegen emits for
- * `@Param` tools), every property the schema names is allowed, and the schema refuses any other
- * key. Then whitelisting finds no stranger and there is no constraint to fail; the instance keeps
- * exactly the input's keys (`instanceBuilder`). Any other decorator (a constraint, `@ValidateIf`,
- * `@ValidateNested`) keeps class-validator in the path.
+ * input the schema check passed: the class carries only whitelist metadata (what `whitelistParams`
+ * registers for a generated `@Param` class), every property the schema names is allowed, and the
+ * schema refuses any other key. Then whitelisting finds no stranger and there is no constraint to
+ * fail; the instance keeps exactly the input's keys (`instanceBuilder`). Any other decorator (a
+ * constraint, `@ValidateIf`, `@ValidateNested`) keeps class-validator in the path.
  */
 function validatorFindsNothing(inputClass: Class, schema: Tool.InputSchema): boolean {
   if (schema.additionalProperties !== false) return false;

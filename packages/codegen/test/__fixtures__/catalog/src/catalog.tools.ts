@@ -1,5 +1,5 @@
 import { Ctx, Input, Param, Tool, ToolGroup, type ToolContext } from '@toolwright/core';
-import { CreateProductInput } from './catalog.dto';
+import { CreateProductInput, DimensionsInput } from './catalog.dto';
 import { Priority, Warehouse, type Category, type Filter, type Labelled, type Money, type Page } from './catalog.types';
 
 const MAX_RESULTS = 50;
@@ -126,5 +126,18 @@ export class CatalogTools {
   reserve(@Param({ pattern: /^[A-Z]{3}-\d{4}$/ }) sku: string, @Param({ minimum: 1, maximum: 10 }) units: number): string {
     calls.push(['reserve', sku, units]);
     return `reserved ${units} of ${sku}`;
+  }
+
+  /**
+   * Sets the parcel size of a product.
+   * Use it when a supplier reports new measurements.
+   * It does not change stock or prices.
+   * @param sku Stock keeping unit, like ABC-1234.
+   * @param dimensions The new parcel size.
+   */
+  @Tool({ effect: 'write' })
+  resize(@Param() sku: string, @Param() dimensions: DimensionsInput): string {
+    calls.push(['resize', sku, dimensions]);
+    return `resized ${sku}`;
   }
 }
