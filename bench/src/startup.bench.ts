@@ -50,10 +50,10 @@ async function main(): Promise<void> {
   writeSection(
     'startup',
     [
-      '## 4. Start-up',
+      '## 5. Start-up',
       '',
       `A fresh \`node\` process per round (median of ${ROUNDS}): import \`@toolwright/core\`, class-validator and class-transformer, ` +
-        `then the compiled module tools-codegen wrote for the ${TOOLS}-tool synthetic project of section 3, then construct a ` +
+        `then the compiled module tools-codegen wrote for the ${TOOLS}-tool synthetic project of section 4, then construct a ` +
         '`ToolContainer` with one instance of each provider. Heap is measured after a forced GC, so it is what each phase keeps.',
       '',
       markdownTable(

@@ -12,9 +12,9 @@ export function readDecoratorOptions(
   diagnostics: Diagnostics,
   path: readonly string[],
 ): Record<string, LiteralValue> {
-  const source = `@${decorator.getName()}()`;
   const argument = decorator.getArguments()[0];
   if (!argument) return {};
+  const source = `@${decorator.getName()}()`;
   if (!Node.isObjectLiteralExpression(argument)) {
     diagnostics.error(argument, path, `${source} options must be written as an object literal so tools-codegen can read them.`);
     return {};
