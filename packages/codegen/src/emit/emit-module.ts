@@ -17,14 +17,21 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
+  // Tools share files: each file's module specifier is worked out once.
+  const specifiers = new Map<string, string>();
+  const moduleOf = (file: string) => {
+    let specifier = specifiers.get(file);
+    if (specifier === undefined) specifiers.set(file, (specifier = relativeModule(outFile, file, importExtension)));
+    return specifier;
+  };
   const entries = tools.map((tool) => {
-    const provider = imports.use(relativeModule(outFile, tool.provider.file, importExtension), tool.provider.className);
+    const provider = imports.use(moduleOf(tool.provider.file), tool.provider.className);
     const classOf = (shape: string) => {
       const reference = tool.instancePlan.shapes?.[shape]?.class;
-      return reference ? imports.use(relativeModule(outFile, reference.file, importExtension), reference.className) : undefined;
+      return reference ? imports.use(moduleOf(reference.file), reference.className) : undefined;
     };
     const inputClass = tool.input.kind === 'dto'
-      ? imports.use(relativeModule(outFile, tool.input.file, importExtension), tool.input.className)
+      ? imports.use(moduleOf(tool.input.file), tool.input.className)
       : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
     return cachedEntry(tool, provider, inputClass, classOf);
   });
@@ -53,7 +60,6 @@ function cachedEntry(tool: ToolModel, provider: string, inputClass: string, clas
 function manifestEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
   const indent = '    ';
   const parameters = tool.parameters.map((p) => tsLiteral(p));
-  const fullSchema = JSON.stringify(tool.inputSchema);
   const lines = [
     '  {',
     `${indent}provider: ${provider},`,
@@ -63,8 +69,12 @@ function manifestEntry(tool: ToolModel, provider: string, inputClass: string, cl
     `${indent}inputClass: ${inputClass},`,
     `${indent}parameters: [${parameters.join(', ')}],`,
   ];
-  // A strict definition states some keywords in words only; the run time checks the schema they came from.
-  if (fullSchema !== JSON.stringify(tool.definition.input_schema)) lines.push(`${indent}inputSchema: ${tsLiteral(JSON.parse(fullSchema), indent)},`);
+  // A strict definition states some keywords in words only; the run time checks the schema they
+  // came from. Any other definition sends the schema itself.
+  if (tool.definition.strict === true) {
+    const fullSchema = JSON.stringify(tool.inputSchema);
+    if (fullSchema !== JSON.stringify(tool.definition.input_schema)) lines.push(`${indent}inputSchema: ${tsLiteral(JSON.parse(fullSchema), indent)},`);
+  }
   if (hasPlan(tool.instancePlan)) lines.push(`${indent}instancePlan: ${planLiteral(tool.instancePlan, classOf, indent)},`);
   if (tool.outputSchema) lines.push(`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`);
   return [...lines, '  },'].join('\n');

@@ -117,19 +117,13 @@ function previousMatching(text: string, pos: number, condition: (code: number) =
   return at;
 }
 
-/** Each line without the `*` that starts it (and one space after it). */
+/**
+ * Each line without the `*` that starts it (and one space after it). Lines are split at `\n`
+ * only, and the blanks before the star are the ones ts-morph counts as whitespace.
+ */
 function withoutStars(inner: string): string {
   return inner
     .replace(/^\/\*\*[^\S\n]*\n?/, '')
     .replace(/(\r?\n)?[^\S\n]*\*\/$/, '')
-    .split('\n')
-    .map((line) => {
-      for (let i = 0; i < line.length; i++) {
-        const code = line.charCodeAt(i);
-        if (code === ASTERISK) return line.substring(line[i + 1] === ' ' ? i + 2 : i + 1);
-        if (!isWhitespace(code)) break;
-      }
-      return line;
-    })
-    .join('\n');
+    .replace(/(?<=^|\n)[ \f\r\t\v\u00A0\u2028\u2029]*\* ?/g, '');
 }

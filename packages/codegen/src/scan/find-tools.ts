@@ -53,14 +53,17 @@ const CANNOT_HOLD_CLASSES = new Set([ts.SyntaxKind.InterfaceDeclaration, ts.Synt
 
 /**
  * The file's class declarations at any depth, in source order. Nearly every class is one of the
- * file's statements: ts-morph's descendant search (a generator per level, far slower than the
- * compiler's own walk) runs only for a file where that walk meets a class below the top level.
+ * file's statements: when the word `class` occurs no more often than the file has class
+ * statements, there is no other; otherwise the compiler's walk looks for one below the top
+ * level, and only then does ts-morph's descendant search run (a generator per level, far slower).
  */
 function classDeclarations(file: SourceFile): ClassDeclaration[] {
+  const statements = file.getClasses();
+  if ((file.getFullText().match(/\bclass\b/g)?.length ?? 0) <= statements.length) return statements;
   const root = file.compilerNode;
   const nested = (node: ts.Node): boolean | undefined =>
     (ts.isClassDeclaration(node) && node.parent !== root) || (!CANNOT_HOLD_CLASSES.has(node.kind) && ts.forEachChild(node, nested));
-  return ts.forEachChild(root, nested) ? file.getDescendantsOfKind(SyntaxKind.ClassDeclaration) : file.getClasses();
+  return ts.forEachChild(root, nested) ? file.getDescendantsOfKind(SyntaxKind.ClassDeclaration) : statements;
 }
 
 function scanParameter(declaration: ParameterDeclaration): ScannedParameter {
