@@ -24,6 +24,9 @@ const PRIMITIVE_WRAPPERS: Record<string, (type: Type) => boolean> = {
   String: (t) => t.isString() || t.isStringLiteral(),
   Boolean: (t) => t.isBoolean() || t.isBooleanLiteral(),
 };
+/** Types whose JSON value is what the method receives: primitives, literals, enums and the unknowns. */
+const AS_SENT = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.ESSymbolLike |
+  ts.TypeFlags.EnumLike | ts.TypeFlags.Null | ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Never | ts.TypeFlags.Any | ts.TypeFlags.Unknown;
 /** class-transformer decorators the instance builder does not apply. */
 const IGNORED_TRANSFORMER_DECORATORS = new Set(['Transform', 'Expose', 'Exclude', 'TransformPlainToInstance', 'TransformInstanceToPlain']);
 
@@ -74,6 +77,7 @@ export class InstancePlanner {
   }
 
   private plan(type: Type, site: Site): ValuePlanModel {
+    if (type.getFlags() & AS_SENT) return 'json';
     const members = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
     if (members.length === 0) return 'json';
     if (members.length > 1) return this.union(members, type, site);

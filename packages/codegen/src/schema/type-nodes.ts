@@ -1,9 +1,23 @@
-import { Node, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
+import { Node, ts, type ParameterDeclaration, type PropertyDeclaration, type PropertySignature, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
 
 /**
  * Reading the written type next to the checked one: the checker forgets that `Slug` was written
  * (a `string` alias has no alias symbol), and the tags and order the user wrote live on the nodes.
  */
+/** The kinds of written type the readers here look into; any other says nothing they use. */
+const READ_KINDS = new Set([
+  ts.SyntaxKind.ParenthesizedType, ts.SyntaxKind.TypeReference, ts.SyntaxKind.TypeOperator, ts.SyntaxKind.ArrayType, ts.SyntaxKind.TupleType, ts.SyntaxKind.UnionType,
+]);
+
+/**
+ * A declaration's written type, when it is of a kind the readers here use. Most properties are
+ * written as a keyword (`string`), and wrapping each one's type node cost more than the reading.
+ */
+export function writtenTypeNode(declaration: PropertyDeclaration | PropertySignature | ParameterDeclaration): TypeNode | undefined {
+  const kind = declaration.compilerNode.type?.kind;
+  return kind !== undefined && READ_KINDS.has(kind) ? declaration.getTypeNode() : undefined;
+}
+
 export function unwrapParentheses(node: TypeNode | undefined): TypeNode | undefined {
   let current = node;
   while (current && Node.isParenthesizedTypeNode(current)) current = current.getTypeNode();

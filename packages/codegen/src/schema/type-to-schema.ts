@@ -6,7 +6,7 @@ import { keywordsFromValidators } from '../validators/class-validator-keywords';
 import { DATE_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
 import { applyKeywords } from './keywords';
 import { arrayLikeElement, libraryType } from './library-types';
-import { aliasDeclarationOf, arrayElementNode, tupleElementNodes } from './type-nodes';
+import { aliasDeclarationOf, arrayElementNode, tupleElementNodes, writtenTypeNode } from './type-nodes';
 import { membersInSourceOrder, type WrittenMember } from './union-order';
 
 export interface SchemaOptions {
@@ -325,7 +325,7 @@ export class SchemaBuilder {
     const node = declaration ?? site.node;
     const type = property.getTypeAtLocation(site.node);
     if (property.isOptional() && isNothing(type)) return ABSENT;
-    const typeNode = declaration && (Node.isPropertyDeclaration(declaration) || Node.isPropertySignature(declaration)) ? declaration.getTypeNode() : undefined;
+    const typeNode = declaration && (Node.isPropertyDeclaration(declaration) || Node.isPropertySignature(declaration)) ? writtenTypeNode(declaration) : undefined;
     const read = this.property(type, { node, path, typeNode });
     const decorators = declaration && Node.isPropertyDeclaration(declaration) ? declaration.getDecorators() : [];
     const validators = keywordsFromValidators(decorators, this.diagnostics, path);
