@@ -1,4 +1,4 @@
-import { Node, type Decorator } from 'ts-morph';
+import { Node, ts, type Decorator } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { evaluateLiteral, type LiteralValue } from '../scan/literal-value';
 
@@ -12,8 +12,8 @@ export function readDecoratorOptions(
   diagnostics: Diagnostics,
   path: readonly string[],
 ): Record<string, LiteralValue> {
+  if (!hasArguments(decorator)) return {};
   const argument = decorator.getArguments()[0];
-  if (!argument) return {};
   const source = `@${decorator.getName()}()`;
   if (!Node.isObjectLiteralExpression(argument)) {
     diagnostics.error(argument, path, `${source} options must be written as an object literal so tools-codegen can read them.`);
@@ -38,4 +38,11 @@ export function readDecoratorOptions(
     options[name] = evaluated.value;
   }
   return options;
+}
+
+/** `decorator.getArguments().length > 0`, read from the compiler's node: most decorators (`@Param()`) have none, and wrapping costs more. */
+function hasArguments(decorator: Decorator): boolean {
+  let expression: ts.Expression = decorator.compilerNode.expression;
+  while (ts.isParenthesizedExpression(expression)) expression = expression.expression;
+  return ts.isCallExpression(expression) && expression.arguments.length > 0;
 }
