@@ -13,7 +13,7 @@ import { writeSyntheticProject, type SyntheticProject } from './lib/synthetic-pr
 import { waitUntil } from './lib/wait';
 
 const SIZES = isCi ? [10, 20] : [100, 500, 2_000];
-const ROUNDS = isCi ? 1 : 3;
+const ROUNDS = isCi ? 1 : 5;
 const WATCH_CHANGES = isCi ? 1 : 5;
 /** Issue 17: regenerating after a one-file edit at 2,000 tools. */
 const WATCH_GOAL_MS = 300;
