@@ -81,7 +81,7 @@ describe('end to end: codegen → generated module → ToolContainer → execute
     expect(code).not.toMatch(/\bAllow\b/);
   });
 
-  it('a @Param tool with a DTO parameter: class-validator runs for the DTO and accepts the bare siblings', async () => {
+  it('a @Param tool with a DTO parameter: its bare sibling is accepted and the DTO arrives as its class', async () => {
     fixture.calls.length = 0;
     const [result] = await container().execute([toolUse('toolu_5', 'catalog_resize', { sku: 'LMP-0001', dimensions: { width: 10, height: 20 } })]);
     expect(result).toMatchObject({ content: 'resized LMP-0001' });

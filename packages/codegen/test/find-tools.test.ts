@@ -33,19 +33,39 @@ export function make() {
   }
   return Local;
 }
+export class Host {
+  /** Reads from a host. Use it to read. It does not write. */
+  @Tool() host(): string {
+    class InMethod {
+      /** Reads in a method. Use it to read. It does not write. */
+      @Tool() inMethod(): string { return ''; }
+    }
+    return String(InMethod);
+  }
+}
 export class Last {
   /** Reads at the end. Use it to read. It does not write. */
   @Tool() last(): string { return ''; }
 }
 `;
 
+// The word "class" more often than the file has classes, none of them nested: every class is found.
+const WORDY = `import { Tool } from '@toolwright/core';
+import type { ValidationError } from 'class-validator';
+/** The class of tools that read; each class below is one catalog. */
+export class Wordy {
+  /** Reads a class of things. Use it to read. It does not write. */
+  @Tool() wordy(): string { return typeof ({} as ValidationError); }
+}
+`;
+
 describe('finding @Tool methods', () => {
-  const project = makeTempProject({ 'src/a.tools.ts': TOP, 'src/b.tools.ts': NESTED });
+  const project = makeTempProject({ 'src/a.tools.ts': TOP, 'src/b.tools.ts': NESTED, 'src/c.tools.ts': WORDY });
   afterAll(() => project.cleanup());
 
   it('finds the classes of every file at any depth, in file and source order', () => {
     const result = generate({ project: project.tsconfig, write: false });
-    expect(result.tools.map((t) => t.name)).toEqual(['first', 'second', 'top', 'inner', 'local', 'last']);
-    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('class Local is not exported')]);
+    expect(result.tools.map((t) => t.name)).toEqual(['first', 'second', 'top', 'inner', 'local', 'host', 'in_method', 'last', 'wordy']);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(expect.arrayContaining([expect.stringContaining('class Local is not exported'), expect.stringContaining('class InMethod is not exported')]));
   });
 });

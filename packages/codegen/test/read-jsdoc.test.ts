@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { Node, Project } from 'ts-morph';
 import { readDocComment } from '../src/jsdoc/read-jsdoc';
+import { Diagnostics } from '../src/lint/diagnostic';
 
 // The codegen reads JSDoc from the compiler's nodes; what it reads must be exactly what
 // ts-morph's JSDoc API reads (the description before the tags, stars and blanks removed; each
@@ -46,9 +47,9 @@ describe('readDocComment', () => {
       fc.property(comment, fc.constantFrom('interface', 'class'), (doc, kind) => {
         const file = project.createSourceFile('/doc.ts', `export ${kind} A {\n  ${doc}\n  value: string;\n}\n`, { overwrite: true });
         const member = file.getInterfaces()[0]?.getProperties()[0] ?? file.getClasses()[0].getProperties()[0];
-        const expected = viaTsMorph(member);
+        const expected = viaTsMorph(member)!;
         const read = readDocComment(member);
-        if (!expected) return;
+        expect(expected).toBeDefined();
         expect({ description: read.description, tags: read.tags.map(({ node: _node, ...rest }) => rest) }).toEqual({
           description: expected.description,
           tags: expected.tags.map((t) => ('target' in t ? t : { name: t.name, text: t.text })),
@@ -58,8 +59,13 @@ describe('readDocComment', () => {
     );
   });
 
-  it('points a tag diagnostic at the tag', () => {
+  it('points a diagnostic about a tag at the tag, in the file it is in', () => {
     const file = project.createSourceFile('/at.ts', 'export interface A {\n  /**\n   * Size.\n   * @minimum 1\n   */\n  size: number;\n}\n', { overwrite: true });
+    const [minimum] = readDocComment(file.getInterfaces()[0].getProperties()[0]).tags;
+    const diagnostics = new Diagnostics();
+    diagnostics.error(minimum.node, ['A', 'size'], 'bad minimum');
+    expect(diagnostics.all).toEqual([{ severity: 'error', file: '/at.ts', line: 4, column: 6, path: 'A → size', message: 'bad minimum' }]);
+  });
     const [minimum] = readDocComment(file.getInterfaces()[0].getProperties()[0]).tags;
     const at = Node.isNode(minimum.node) ? minimum.node.getStart() : minimum.node.getStart(file.compilerNode);
     expect(file.getLineAndColumnAtPos(at)).toEqual({ line: 4, column: 6 });

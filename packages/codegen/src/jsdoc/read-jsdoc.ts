@@ -104,7 +104,10 @@ const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const ASTERISK = 0x2a;
 /** The characters ts-morph counts as whitespace there (`StringUtils.isWhitespaceCharCode`). */
-const WHITESPACE = new Set([' ', '\f', '\n', '\r', '\t', '\v', '\u00A0', '\u2028', '\u2029'].map((c) => c.charCodeAt(0)));
+const WHITESPACE_CHARACTERS = ' \f\n\r\t\v\u00A0\u2028\u2029';
+const WHITESPACE = new Set([...WHITESPACE_CHARACTERS].map((c) => c.charCodeAt(0)));
+/** A line's start up to its leading `*` and one space after it; lines split at `\n` only, so a blank before the star is any other whitespace character. */
+const LEADING_STAR = new RegExp(`(?<=^|\n)[${WHITESPACE_CHARACTERS.replace('\n', '')}]*\\* ?`, 'g');
 
 function isWhitespace(code: number): boolean {
   return WHITESPACE.has(code);
@@ -117,13 +120,10 @@ function previousMatching(text: string, pos: number, condition: (code: number) =
   return at;
 }
 
-/**
- * Each line without the `*` that starts it (and one space after it). Lines are split at `\n`
- * only, and the blanks before the star are the ones ts-morph counts as whitespace.
- */
+/** Each line without the `*` that starts it (and one space after it), as ts-morph's `getTextWithoutStars`. */
 function withoutStars(inner: string): string {
   return inner
     .replace(/^\/\*\*[^\S\n]*\n?/, '')
     .replace(/(\r?\n)?[^\S\n]*\*\/$/, '')
-    .replace(/(?<=^|\n)[ \f\r\t\v\u00A0\u2028\u2029]*\* ?/g, '');
+    .replace(LEADING_STAR, '');
 }

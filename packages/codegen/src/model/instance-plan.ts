@@ -247,12 +247,13 @@ function isPrimitive(type: Type): boolean {
 
 /**
  * An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item.
- * Asked of every object type, so the compiler's type answers (ts-morph's `getProperty` wraps
- * every property of the type to find one).
+ * Asked of every object type, so the compiler's type answers: ts-morph's `getProperty` wraps
+ * every property of the type to find one. Its own properties only, as ts-morph reads them (the
+ * compiler's `getProperty` would also find `Function`'s members on a callable type).
  */
 function isArrayLike(type: Type): boolean {
   const compiled = type.compilerType;
-  return compiled.getNumberIndexType() !== undefined && compiled.getProperty('length') !== undefined && compiled.getStringIndexType() === undefined;
+  return compiled.getNumberIndexType() !== undefined && compiled.getProperties().some((p) => p.escapedName === 'length') && compiled.getStringIndexType() === undefined;
 }
 
 /** `[Symbol.iterator]` and the like: never a JSON key. */

@@ -49,7 +49,7 @@ export function findTools(files: readonly SourceFile[]): ScannedTool[] {
 }
 
 /** Declarations made of types and names only: no class can be declared inside them. */
-const CANNOT_HOLD_CLASSES = new Set([ts.SyntaxKind.InterfaceDeclaration, ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.ImportDeclaration, ts.SyntaxKind.EnumDeclaration]);
+const CANNOT_HOLD_CLASSES = new Set([ts.SyntaxKind.InterfaceDeclaration, ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.ImportDeclaration]);
 
 /**
  * The file's class declarations at any depth, in source order. Nearly every class is one of the

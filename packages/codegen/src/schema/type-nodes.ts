@@ -1,9 +1,8 @@
 import { Node, ts, type ParameterDeclaration, type PropertyDeclaration, type PropertySignature, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
 
-/**
- * Reading the written type next to the checked one: the checker forgets that `Slug` was written
- * (a `string` alias has no alias symbol), and the tags and order the user wrote live on the nodes.
- */
+// Reading the written type next to the checked one: the checker forgets that `Slug` was written
+// (a `string` alias has no alias symbol), and the tags and order the user wrote live on the nodes.
+
 /** The kinds of written type the readers here look into; any other says nothing they use. */
 const READ_KINDS = new Set([
   ts.SyntaxKind.ParenthesizedType, ts.SyntaxKind.TypeReference, ts.SyntaxKind.TypeOperator, ts.SyntaxKind.ArrayType, ts.SyntaxKind.TupleType, ts.SyntaxKind.UnionType,

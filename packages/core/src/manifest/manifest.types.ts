@@ -6,7 +6,11 @@ export type Class<T = object> = abstract new (...args: any[]) => T;
 
 /** How one method parameter is filled from a validated call. */
 export type ParameterBinding =
-  /** One property of the validated input object (a `@Param`). */
+  /**
+   * One property of the validated input object (a `@Param`). tools-codegen declares it bare on the
+   * generated input class; the container whitelists it there on the tool's first call, so a class
+   * two entries share is whitelisted for both.
+   */
   | { kind: 'param'; property: string }
   /** The whole validated input object (an `@Input` DTO). */
   | { kind: 'input' }

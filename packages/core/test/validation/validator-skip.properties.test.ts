@@ -90,6 +90,12 @@ describe('class-validator left out where it could refuse nothing', () => {
     await verdictsMatch(contract(Generated, closedSchema), contract(AllowOnly, closedSchema));
   });
 
+  it('answers a bare generated class without class-validator: the verdict is a plain value, not a promise', () => {
+    const checked = validateInput({ name: 'ok' }, contract(Generated, closedSchema), DEFAULT_INPUT_LIMITS);
+    expect(checked).not.toBeInstanceOf(Promise);
+    expect(checked).toMatchObject({ ok: true });
+  });
+
   it('still runs when the schema lets unknown keys through: class-validator refuses them', async () => {
     const open = contract(AllowOnly, { ...closedSchema, additionalProperties: true });
     const checked = await validateInput({ name: 'ok', other: 1 }, open, DEFAULT_INPUT_LIMITS);
