@@ -66,6 +66,21 @@ describe('finding @Tool methods', () => {
   it('finds the classes of every file at any depth, in file and source order', () => {
     const result = generate({ project: project.tsconfig, write: false });
     expect(result.tools.map((t) => t.name)).toEqual(['first', 'second', 'top', 'inner', 'local', 'host', 'in_method', 'last', 'wordy']);
-    expect(result.diagnostics.map((d) => d.message)).toEqual(expect.arrayContaining([expect.stringContaining('class Local is not exported'), expect.stringContaining('class InMethod is not exported')]));
+  });
+
+  it('reports a tool class the generated module cannot import by name, with where to declare it', () => {
+    const defaults = makeTempProject({
+      'src/d.tools.ts': `import { Tool } from '@toolwright/core';\nexport default class Defaulted {\n  /** Reads by default. Use it to read. It does not write. */\n  @Tool() defaulted(): string { return ''; }\n}\n`,
+    });
+    try {
+      const nested = generate({ project: project.tsconfig, write: false }).diagnostics.map((d) => d.message);
+      const inside = (name: string) => `class ${name} is declared inside a function or namespace, where the generated module cannot import it; declare it at the top level of its file and export it.`;
+      expect(nested).toEqual([inside('Inner'), inside('Local'), inside('InMethod')]);
+      expect(generate({ project: defaults.tsconfig, write: false }).diagnostics.map((d) => d.message)).toEqual([
+        "class Defaulted is its file's default export, and the generated module imports classes by name; export it by name (export class Defaulted).",
+      ]);
+    } finally {
+      defaults.cleanup();
+    }
   });
 });

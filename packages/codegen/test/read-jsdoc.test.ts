@@ -47,9 +47,9 @@ describe('readDocComment', () => {
       fc.property(comment, fc.constantFrom('interface', 'class'), (doc, kind) => {
         const file = project.createSourceFile('/doc.ts', `export ${kind} A {\n  ${doc}\n  value: string;\n}\n`, { overwrite: true });
         const member = file.getInterfaces()[0]?.getProperties()[0] ?? file.getClasses()[0].getProperties()[0];
-        const expected = viaTsMorph(member)!;
+        const expected = viaTsMorph(member);
         const read = readDocComment(member);
-        expect(expected).toBeDefined();
+        if (!expected) throw new Error(`no JSDoc attached in ${JSON.stringify(doc)}`);
         expect({ description: read.description, tags: read.tags.map(({ node: _node, ...rest }) => rest) }).toEqual({
           description: expected.description,
           tags: expected.tags.map((t) => ('target' in t ? t : { name: t.name, text: t.text })),
@@ -65,9 +65,5 @@ describe('readDocComment', () => {
     const diagnostics = new Diagnostics();
     diagnostics.error(minimum.node, ['A', 'size'], 'bad minimum');
     expect(diagnostics.all).toEqual([{ severity: 'error', file: '/at.ts', line: 4, column: 6, path: 'A → size', message: 'bad minimum' }]);
-  });
-    const [minimum] = readDocComment(file.getInterfaces()[0].getProperties()[0]).tags;
-    const at = Node.isNode(minimum.node) ? minimum.node.getStart() : minimum.node.getStart(file.compilerNode);
-    expect(file.getLineAndColumnAtPos(at)).toEqual({ line: 4, column: 6 });
   });
 });

@@ -1,4 +1,4 @@
-import { Node, type ParameterDeclaration } from 'ts-morph';
+import { Node, type ClassDeclaration, type ParameterDeclaration } from 'ts-morph';
 import { TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core/tooling';
 import { readDocComment, type DocComment } from '../jsdoc/read-jsdoc';
 import type { Diagnostics } from '../lint/diagnostic';
@@ -14,6 +14,7 @@ import { toStrictSubset } from '../schema/strict-subset';
 import { writtenTypeNode } from '../schema/type-nodes';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { apiFeatureFields, withKeywords } from './api-features';
+import { classImportProblem } from './class-import';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';
 import { foldRuleNotes } from '../validators/rule-notes';
 import { readDecoratorOptions } from './read-options';
@@ -249,10 +250,9 @@ function checkDescription(tool: ScannedTool, doc: DocComment, path: string[], di
   }
 }
 
-function checkExported(declaration: Node, className: string, path: string[], diagnostics: Diagnostics): void {
-  if (Node.isClassDeclaration(declaration) && !declaration.isExported()) {
-    diagnostics.error(declaration.getNameNode() ?? declaration, path, `class ${className} is not exported; export it so the generated module can import it.`);
-  }
+function checkExported(declaration: ClassDeclaration, className: string, path: string[], diagnostics: Diagnostics): void {
+  const problem = classImportProblem(declaration, `class ${className} is not exported; export it so the generated module can import it.`);
+  if (problem) diagnostics.error(declaration.getNameNode() ?? declaration, path, problem);
 }
 
 function locationOf(node: ParameterDeclaration | Node): string {

@@ -1,6 +1,7 @@
 import { Node, ts, type Decorator, type Symbol as MorphSymbol, type Type } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { CLASS_TRANSFORMER, CLASS_VALIDATOR, decoratorOrigin } from '../scan/decorator-origin';
+import { classImportProblem } from './class-import';
 import type { ClassReference, InstancePlanModel, ShapePlanModel, ValuePlanModel } from './tool-model';
 
 /** Where a type is used, for diagnostics. */
@@ -147,11 +148,13 @@ export class InstancePlanner {
     const shape: ShapePlanModel = {};
     if (classDeclaration && !isRoot) {
       const className = classDeclaration.getName();
-      if (!className || !classDeclaration.isExported()) {
-        this.diagnostics.error(classDeclaration.getNameNode() ?? classDeclaration, site.path,
-          `class ${className ?? '(anonymous)'} is used in a tool input but not exported; export it so the generated module can build its instances.`);
+      const problem = classImportProblem(classDeclaration,
+        `class ${className} is used in a tool input but not exported; export it so the generated module can build its instances.`);
+      if (problem) {
+        this.diagnostics.error(classDeclaration.getNameNode() ?? classDeclaration, site.path, problem);
       } else {
-        shape.class = { className, file: classDeclaration.getSourceFile().getFilePath() } satisfies ClassReference;
+        // A class the generated module can import by name has one.
+        shape.class = { className: className!, file: classDeclaration.getSourceFile().getFilePath() } satisfies ClassReference;
       }
     }
     const properties: Record<string, ValuePlanModel> = {};
