@@ -29,11 +29,10 @@ export function readDocComment(node: Node | undefined): DocComment {
   if (!node) return EMPTY;
   const doc = Node.isJSDocable(node) ? (node.compilerNode as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1) : undefined;
   if (!doc) return sameLineDocComment(node);
-  const text = node.getSourceFile().getFullText();
   const source = node.getSourceFile().compilerNode;
   return {
-    description: normalizeWhitespace(descriptionOf(doc, text, source)),
-    tags: (doc.tags ?? []).map((tag) => readTag(tag, text, source)),
+    description: normalizeWhitespace(descriptionOf(doc, source)),
+    tags: (doc.tags ?? []).map((tag) => readTag(tag, source)),
   };
 }
 
@@ -63,12 +62,12 @@ function normalizeWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function readTag(tag: ts.JSDocTag, text: string, source: ts.SourceFile): DocTag {
+function readTag(tag: ts.JSDocTag, source: ts.SourceFile): DocTag {
   const name = tag.tagName.getText(source);
   if (ts.isJSDocParameterTag(tag)) {
     return { name, target: tag.name.getText(source), text: normalizeWhitespace(ts.getTextOfJSDocComment(tag.comment) ?? ''), node: tag };
   }
-  return { name, text: normalizeWhitespace(rawTagText(text.slice(tag.getStart(source), tag.end))), node: tag };
+  return { name, text: normalizeWhitespace(rawTagText(source.text.slice(tag.getStart(source), tag.end))), node: tag };
 }
 
 /**
@@ -89,7 +88,8 @@ function rawTagText(written: string): string {
  * `JSDoc.getDescription()` reads it: from after `/**` to the end of the last line before the
  * first tag (or before the closing `*\/`), trailing stars and blanks left out.
  */
-function descriptionOf(doc: ts.JSDoc, text: string, source: ts.SourceFile): string {
+function descriptionOf(doc: ts.JSDoc, source: ts.SourceFile): string {
+  const text = source.text;
   const first = doc.tags?.[0];
   const endSearchStart = first ? first.getStart(source) : doc.end - 2;
   let start = doc.getStart(source) + 3;

@@ -1,4 +1,4 @@
-import { Node, type SourceFile, type ts } from 'ts-morph';
+import type { ts } from 'ts-morph';
 
 /** Offsets of the `\n`s of each file's text, found once per parsed text. */
 const newlinesByText = new WeakMap<ts.SourceFile, number[]>();
@@ -7,14 +7,13 @@ const newlinesByText = new WeakMap<ts.SourceFile, number[]>();
  * The 1-based line and column of a position, exactly as ts-morph's `getLineAndColumnAtPos`
  * computes them, without its scan from the start of the file on every call.
  */
-export function lineAndColumnOf(file: SourceFile | ts.SourceFile, pos: number): { line: number; column: number } {
-  const compiled = Node.isNode(file) ? file.compilerNode : file;
-  const text = compiled.text;
-  let newlines = newlinesByText.get(compiled);
+export function lineAndColumnOf(file: ts.SourceFile, pos: number): { line: number; column: number } {
+  const text = file.text;
+  let newlines = newlinesByText.get(file);
   if (!newlines) {
     newlines = [];
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines.push(i);
-    newlinesByText.set(compiled, newlines);
+    newlinesByText.set(file, newlines);
   }
   let low = 0;
   let high = newlines.length;

@@ -257,7 +257,7 @@ function checkExported(declaration: ClassDeclaration, className: string, path: s
 
 function locationOf(node: ParameterDeclaration | Node): string {
   const file = node.getSourceFile();
-  const { line, column } = lineAndColumnOf(file, node.getStart());
+  const { line, column } = lineAndColumnOf(file.compilerNode, node.getStart());
   return `${file.getFilePath()}:${line}:${column}`;
 }
 
