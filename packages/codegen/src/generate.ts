@@ -209,7 +209,7 @@ export class Generator {
   /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */
   private build(scanned: ScannedTool, examples: ExampleValidator): BuiltTool {
     const diagnostics = new Diagnostics();
-    const builder = new SchemaBuilder(diagnostics, { allowAny: this.options.allowAny ?? false });
+    const builder = new SchemaBuilder(this.project, diagnostics, { allowAny: this.options.allowAny ?? false });
     const model = buildToolModel(scanned, { builder, diagnostics, examples });
     return { scanned, model, diagnostics: diagnostics.all };
   }

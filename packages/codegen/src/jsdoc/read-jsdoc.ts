@@ -25,28 +25,40 @@ const EMPTY: DocComment = { description: '', tags: [] };
  * the compiler's nodes: a tool's every property has a comment, and wrapping each comment and
  * tag in ts-morph nodes cost more than reading them.
  */
-export function readDocComment(node: Node | undefined): DocComment {
-  if (!node) return EMPTY;
-  const doc = Node.isJSDocable(node) ? (node.compilerNode as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1) : undefined;
+export function readDocComment(declaration: SourceNode | undefined): DocComment {
+  if (!declaration) return EMPTY;
+  const node = declaration instanceof Node ? declaration.compilerNode : declaration;
+  const doc = JSDOCABLE.has(node.kind) ? (node as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1) : undefined;
   if (!doc) return sameLineDocComment(node);
-  const source = node.getSourceFile().compilerNode;
+  const source = node.getSourceFile();
   return {
     description: normalizeWhitespace(descriptionOf(doc, source)),
     tags: (doc.tags ?? []).map((tag) => readTag(tag, source)),
   };
 }
 
+/** The kinds ts-morph reads JSDoc on (`Node.isJSDocable`); the compiler attaches comments to a few more. */
+const JSDOCABLE = new Set([
+  ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.CallSignature, ts.SyntaxKind.CaseClause, ts.SyntaxKind.ClassDeclaration, ts.SyntaxKind.ClassExpression,
+  ts.SyntaxKind.ClassStaticBlockDeclaration, ts.SyntaxKind.Constructor, ts.SyntaxKind.ConstructSignature, ts.SyntaxKind.EnumDeclaration, ts.SyntaxKind.EnumMember,
+  ts.SyntaxKind.ExportAssignment, ts.SyntaxKind.ExpressionStatement, ts.SyntaxKind.FunctionDeclaration, ts.SyntaxKind.FunctionExpression, ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.ImportEqualsDeclaration, ts.SyntaxKind.IndexSignature, ts.SyntaxKind.InterfaceDeclaration, ts.SyntaxKind.LabeledStatement, ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.MethodSignature, ts.SyntaxKind.ModuleDeclaration, ts.SyntaxKind.NamedTupleMember, ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.PropertySignature,
+  ts.SyntaxKind.SetAccessor, ts.SyntaxKind.TypeAliasDeclaration, ts.SyntaxKind.VariableStatement,
+]);
+
 /**
  * TypeScript attaches a `/** *\/` comment to a declaration only when the comment starts its
  * line, so in `interface A { /** doc *\/ x: string }` the comment is lost to the checker. A
  * comment that ends on the same line, right before the declaration, is its documentation.
  */
-function sameLineDocComment(node: Node): DocComment {
-  if (!Node.isPropertySignature(node) && !Node.isPropertyDeclaration(node) && !Node.isEnumMember(node)) return EMPTY;
-  const text = node.getSourceFile().getFullText();
-  const comment = ts.getTrailingCommentRanges(text, node.getPos())?.at(-1);
+function sameLineDocComment(node: ts.Node): DocComment {
+  if (!ts.isPropertySignature(node) && !ts.isPropertyDeclaration(node) && !ts.isEnumMember(node)) return EMPTY;
+  const source = node.getSourceFile();
+  const text = source.text;
+  const comment = ts.getTrailingCommentRanges(text, node.pos)?.at(-1);
   if (!comment || comment.kind !== ts.SyntaxKind.MultiLineCommentTrivia || !text.startsWith('/**', comment.pos)) return EMPTY;
-  if (/\n/.test(text.slice(comment.end, node.getStart()))) return EMPTY;
+  if (/\n/.test(text.slice(comment.end, node.getStart(source)))) return EMPTY;
   const body = text.slice(comment.pos + 3, comment.end - 2);
   const [description, ...tagTexts] = body.split(/(?:^|\s)(?=@[A-Za-z])/);
   const tags = tagTexts.map((raw): DocTag => {

@@ -11,7 +11,6 @@ import { orderKeys, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
 import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
-import { writtenTypeNode } from '../schema/type-nodes';
 import type { SchemaBuilder } from '../schema/type-to-schema';
 import { apiFeatureFields, withKeywords } from './api-features';
 import { classImportProblem } from './class-import';
@@ -154,7 +153,7 @@ function buildDtoInput(parameter: ScannedParameter, path: string[], context: Mod
     return undefined;
   }
   checkExported(classDeclaration, classDeclaration.getName()!, site, context.diagnostics);
-  const schema = context.builder.rootObject(type, { node: declaration, path: site, typeNode: writtenTypeNode(declaration) });
+  const schema = context.builder.rootObject(type.compilerType, { node: declaration.compilerNode, path: site, typeNode: declaration.compilerNode.type });
   if (!schema) return undefined;
   return { schema, input: { kind: 'dto', className: classDeclaration.getName()!, file: classDeclaration.getSourceFile().getFilePath() } };
 }
@@ -175,7 +174,7 @@ function buildParamProperty(parameter: ScannedParameter, doc: DocComment, path: 
   const options = readDecoratorOptions(parameter.decorator!, PARAM_OPTION_KEYS, diagnostics, [...path, declaration.getName()]);
   const name = typeof options.name === 'string' ? options.name : declaration.getName();
   const propertyPath = [...path, name];
-  const read = builder.property(declaration.getType(), { node: declaration, path: propertyPath, typeNode: writtenTypeNode(declaration) });
+  const read = builder.property(declaration.getType().compilerType, { node: declaration.compilerNode, path: propertyPath, typeNode: declaration.compilerNode.type });
   const schema = applyKeywords(read.schema, paramKeywords(options, parameter, propertyPath, diagnostics), diagnostics, propertyPath);
   const description = typeof options.description === 'string' ? options.description : doc.tags.find((t) => t.name === 'param' && t.target === declaration.getName())?.text;
   if (description) schema.description = description;

@@ -1,4 +1,4 @@
-import { Node, type Decorator, type ts } from 'ts-morph';
+import { Node, ts, type Decorator } from 'ts-morph';
 import { packageNameOf } from './package-name';
 
 export const TOOLWRIGHT_CORE = '@toolwright/core';
@@ -17,31 +17,61 @@ export interface DecoratorOrigin {
  * declaration's own package, so a local function that happens to be called `Tool` is not a tool.
  */
 export function decoratorOrigin(decorator: Decorator): DecoratorOrigin | undefined {
-  const callee = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
-  const symbol = callee.getSymbol();
-  if (!symbol) return fromImportSpecifier(callee);
-  // A file's `Tool` import is one symbol for all its decorators, so it is resolved once. The
-  // answers are kept per type checker: an unchanged file keeps its symbols when watch mode
-  // rebuilds the program, but what its imports resolve to may have changed.
+  const expression = decorator.compilerNode.expression;
+  const callee = ts.isCallExpression(expression) ? expression.expression : expression;
+  // The answers are kept per type checker: an unchanged file keeps its nodes and symbols when
+  // watch mode rebuilds the program, but what its imports resolve to may have changed.
   const checker = decorator.getProject().getTypeChecker().compilerObject;
-  let origins = originsByChecker.get(checker);
-  if (!origins) originsByChecker.set(checker, (origins = new WeakMap()));
-  const key = symbol.compilerSymbol;
-  let origin = origins.get(key);
-  if (origin === undefined && !origins.has(key)) {
-    const target = symbol.isAlias() ? symbol.getAliasedSymbol() ?? symbol : symbol;
-    const declaration = target.getDeclarations()[0];
-    origin = declaration ? originOf(target.getName(), declaration) : null;
-    origins.set(key, origin);
-  }
-  return origin === null ? fromImportSpecifier(callee) : origin;
+  let cache = cachesByChecker.get(checker);
+  if (!cache) cachesByChecker.set(checker, (cache = { bySymbol: new WeakMap(), byFile: new WeakMap() }));
+  // TypeScript resolves a decorator's names where the class is declared. For a class that is one
+  // of its file's statements that is the file's own scope, so `@Tool` means the same thing on
+  // every method and parameter of the file's classes, and the checker is asked once per file.
+  const file = ts.isIdentifier(callee) && declaredAtTopLevel(decorator.compilerNode) ? decorator.compilerNode.getSourceFile() : undefined;
+  let names = file && cache.byFile.get(file);
+  if (file && !names) cache.byFile.set(file, (names = new Map()));
+  const name = (callee as ts.Identifier).text;
+  if (names?.has(name)) return names.get(name);
+  const origin = resolve(decorator, callee, checker, cache.bySymbol);
+  names?.set(name, origin);
+  return origin;
 }
 
-/** `null`: the symbol has no declaration, so the import statement has to tell. */
-const originsByChecker = new WeakMap<ts.TypeChecker, WeakMap<ts.Symbol, DecoratorOrigin | undefined | null>>();
+interface OriginCache {
+  /** `null`: the symbol has no declaration, so the import statement has to tell. */
+  bySymbol: WeakMap<ts.Symbol, DecoratorOrigin | undefined | null>;
+  /** Per file, by the decorator's name, for the classes that are the file's statements. */
+  byFile: WeakMap<ts.SourceFile, Map<string, DecoratorOrigin | undefined>>;
+}
 
-function originOf(name: string, declaration: Node): DecoratorOrigin | undefined {
-  const packageName = packageNameOf(declaration.getSourceFile().getFilePath());
+const cachesByChecker = new WeakMap<ts.TypeChecker, OriginCache>();
+
+function resolve(decorator: Decorator, callee: ts.Expression, checker: ts.TypeChecker, bySymbol: OriginCache['bySymbol']): DecoratorOrigin | undefined {
+  const symbol = checker.getSymbolAtLocation(callee);
+  if (!symbol) return fromImportSpecifier(decorator);
+  // A file's `Tool` import is one symbol for all its decorators, so it is resolved once.
+  let origin = bySymbol.get(symbol);
+  if (origin === undefined && !bySymbol.has(symbol)) {
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    const declaration = target.declarations?.[0];
+    origin = declaration ? originOf(target.name, declaration) : null;
+    bySymbol.set(symbol, origin);
+  }
+  return origin === null ? fromImportSpecifier(decorator) : origin;
+}
+
+/** Whether the class the decorator belongs to is a statement of its file. */
+function declaredAtTopLevel(decorator: ts.Decorator): boolean {
+  let node: ts.Node = decorator.parent;
+  while (!ts.isClassLike(node)) {
+    if (ts.isSourceFile(node)) return false;
+    node = node.parent;
+  }
+  return ts.isClassDeclaration(node) && ts.isSourceFile(node.parent);
+}
+
+function originOf(name: string, declaration: ts.Declaration): DecoratorOrigin | undefined {
+  const packageName = packageNameOf(declaration.getSourceFile().fileName);
   return packageName ? { name, packageName } : undefined;
 }
 
@@ -51,7 +81,8 @@ export function isDecoratorFrom(decorator: Decorator, packageName: string, name:
 }
 
 /** When the module does not resolve (no node_modules yet), trust the import statement itself. */
-function fromImportSpecifier(callee: Node): DecoratorOrigin | undefined {
+function fromImportSpecifier(decorator: Decorator): DecoratorOrigin | undefined {
+  const callee = decorator.getCallExpression()?.getExpression() ?? decorator.getExpression();
   const root = Node.isPropertyAccessExpression(callee) ? callee.getExpression() : callee;
   if (!Node.isIdentifier(root)) return undefined;
   const local = root.getText();

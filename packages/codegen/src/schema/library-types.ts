@@ -1,4 +1,5 @@
-import { Node, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { ts } from 'ts-morph';
+import { isArrayType, typeArguments } from './type-facts';
 
 /** What a type declared by the platform (TypeScript's lib, `@types/node`) is, for the schema. */
 export type LibraryType =
@@ -37,14 +38,14 @@ const ARRAY_LIKE = new Set(['ArrayLike', 'Iterable', 'ConcatArray']);
  * even when it is not listed: the run time would hand the method a plain object without them.
  * Classes of other packages are left to the user (a shared DTO package is common).
  */
-export function libraryType(type: Type): LibraryType | undefined {
+export function libraryType(type: ts.Type, checker: ts.TypeChecker): LibraryType | undefined {
   const symbol = type.getSymbol();
   if (!symbol || !isPlatformSymbol(symbol)) return undefined;
   const name = symbol.getName();
   if (name === 'Date') return { kind: 'date' };
   if (name === 'URL') return { kind: 'url' };
   if (REFUSED[name]) return { kind: 'refused', name, advice: REFUSED[name] };
-  const qualified = symbol.getFullyQualifiedName().replace(/^global\./, '');
+  const qualified = checker.getFullyQualifiedName(symbol).replace(/^global\./, '');
   const methods = type.getProperties().filter(isMethod).map((p) => p.getName()).filter((n) => !n.startsWith('__@'));
   if (methods.length === 0) return undefined;
   const shown = methods.slice(0, 3).join(', ') + (methods.length > 3 ? ', …' : '');
@@ -56,39 +57,39 @@ export function libraryType(type: Type): LibraryType | undefined {
 }
 
 /** The item type of anything array-like that is not `T[]` itself, and the members an array cannot carry. */
-export function arrayLikeElement(type: Type): { element: Type; extraMembers: string[] } | undefined {
+export function arrayLikeElement(type: ts.Type, checker: ts.TypeChecker): { element: ts.Type; extraMembers: string[] } | undefined {
   const symbol = type.getSymbol();
   if (symbol && ARRAY_LIKE.has(symbol.getName()) && isPlatformSymbol(symbol)) {
-    const element = type.getTypeArguments()[0] ?? type.getAliasTypeArguments()[0];
+    const element = typeArguments(type, checker)[0] ?? type.aliasTypeArguments?.[0];
     return element ? { element, extraMembers: [] } : undefined;
   }
-  if (!extendsArray(type)) return undefined;
+  if (!extendsArray(type, checker)) return undefined;
   const element = type.getNumberIndexType();
   if (!element) return undefined;
   const extraMembers = type
     .getProperties()
-    .filter((p) => !p.getName().startsWith('__@') && p.getDeclarations().some((d) => !d.getSourceFile().isDeclarationFile()))
+    .filter((p) => !p.getName().startsWith('__@') && (p.declarations ?? []).some((d) => !d.getSourceFile().isDeclarationFile))
     .map((p) => p.getName());
   return { element, extraMembers };
 }
 
 /** `interface Tags extends Array<Tag>`, `class List<T> extends ReadonlyArray<T>`, at any depth. */
-function extendsArray(type: Type, depth = 0): boolean {
-  if (depth > 0 && (type.isArray() || type.isReadonlyArray())) return true;
+function extendsArray(type: ts.Type, checker: ts.TypeChecker, depth = 0): boolean {
+  if (depth > 0 && isArrayType(type, checker)) return true;
   if (depth > 8) return false;
-  const declared = type.getTargetType() ?? type;
+  const declared = (type as ts.TypeReference).target ?? type;
   if (!declared.isClassOrInterface()) return false;
-  return declared.getBaseTypes().some((base) => extendsArray(base, depth + 1));
+  return (declared.getBaseTypes() ?? []).some((base) => extendsArray(base, checker, depth + 1));
 }
 
-function isMethod(property: MorphSymbol): boolean {
-  return property.getDeclarations().some((d) => Node.isMethodSignature(d) || Node.isMethodDeclaration(d));
+function isMethod(property: ts.Symbol): boolean {
+  return (property.declarations ?? []).some((d) => ts.isMethodSignature(d) || ts.isMethodDeclaration(d));
 }
 
 /**
  * Declared by TypeScript's `lib` files or by `@types/node` (also when the user's code augments
  * it, as date libraries do with `Date`), not a package's class that reuses a name.
  */
-function isPlatformSymbol(symbol: MorphSymbol): boolean {
-  return symbol.getDeclarations().some((d) => PLATFORM_FILE.test(d.getSourceFile().getFilePath()));
+function isPlatformSymbol(symbol: ts.Symbol): boolean {
+  return (symbol.declarations ?? []).some((d) => PLATFORM_FILE.test(d.getSourceFile().fileName));
 }

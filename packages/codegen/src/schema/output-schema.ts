@@ -13,10 +13,10 @@ export function outputSchemaOf(method: MethodDeclaration, path: readonly string[
   const type = awaited(method.getReturnType());
   if (!isPlainObjectType(type)) return undefined;
   const scratch = new Diagnostics();
-  const builder = new SchemaBuilder(scratch, { allowAny: true });
+  const builder = new SchemaBuilder(method.getProject(), scratch, { allowAny: true });
   builder.beginRoot(false);
   const node = method.getReturnTypeNode() ?? method.getNameNode();
-  const schema = builder.rootObject(type, { node, path: [...path, 'return'] });
+  const schema = builder.rootObject(type.compilerType, { node: node.compilerNode, path: [...path, 'return'] });
   const problem = scratch.all.find((d) => d.severity === 'error');
   if (!schema || problem) {
     diagnostics.warning(node, [...path, 'return'], `no outputSchema for this return type (${problem?.message ?? 'not an object type'}); MCP clients get the result as text only.`);
