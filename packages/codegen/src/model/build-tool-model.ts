@@ -49,7 +49,7 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   checkDescription(tool, doc, path, diagnostics);
 
   context.builder.beginRoot(tool.parameters.some((p) => p.kind === 'input'));
-  const input = buildInput(tool, doc, name, path, context, new InstancePlanner(diagnostics));
+  const input = buildInput(tool, doc, name, path, context, new InstancePlanner(tool.method.getProject(), diagnostics));
   if (!input) return undefined;
   const defs = context.builder.takeDefs();
   const inputSchema = orderKeys(foldRuleNotes(defs ? { ...input.schema, $defs: defs } : input.schema));
@@ -114,7 +114,7 @@ function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: 
     const dto = buildDtoInput(dtos[0], path, context);
     if (!dto) return undefined;
     const declaration = dtos[0].declaration;
-    const instancePlan = planner.root(declaration.getType(), { node: declaration, path: [...path, declaration.getName()] });
+    const instancePlan = planner.root(declaration.getType().compilerType, { node: declaration.compilerNode, path: [...path, declaration.getName()] });
     return { ...dto, instancePlan, parameters: tool.parameters.map((p) => (p.kind === 'input' ? { kind: 'input' } : { kind: 'ctx' })) };
   }
   const properties: Record<string, JsonSchema> = {};
@@ -132,7 +132,7 @@ function buildInput(tool: ScannedTool, doc: DocComment, toolName: string, path: 
     }
     properties[property.name] = property.schema;
     if (!property.optional) required.push(property.name);
-    planned.push({ name: property.name, type: parameter.declaration.getType(), site: { node: parameter.declaration, path: [...path, property.name] } });
+    planned.push({ name: property.name, type: parameter.declaration.getType().compilerType, site: { node: parameter.declaration.compilerNode, path: [...path, property.name] } });
     parameters.push({ kind: 'param', property: property.name });
   }
   return {

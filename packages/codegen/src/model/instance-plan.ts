@@ -1,29 +1,31 @@
-import { Node, ts, type Decorator, type Symbol as MorphSymbol, type Type } from 'ts-morph';
+import { Node, ts, type ClassDeclaration, type Decorator, type Project, type PropertyDeclaration } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { CLASS_TRANSFORMER, CLASS_VALIDATOR, decoratorOrigin } from '../scan/decorator-origin';
+import { morphNodeOf } from '../scan/morph-node';
+import { DEFAULT_TYPE_TEXT, arrayElementType, hasFlag, isArrayType, isBooleanLiteral, isEnumLiteral, isLiteralType, isObjectLike, isTupleType, typeArguments } from '../schema/type-facts';
 import { classImportProblem } from './class-import';
 import type { ClassReference, InstancePlanModel, ShapePlanModel, ValuePlanModel } from './tool-model';
 
 /** Where a type is used, for diagnostics. */
 interface Site {
-  node: Node;
+  node: ts.Node;
   path: readonly string[];
 }
 
 /** One `@Param` property to plan: its name in the input, its type and where it is declared. */
 export interface ParamPlanSite {
   name: string;
-  type: Type;
+  type: ts.Type;
   site: Site;
 }
 
 /** Decorators that check a string; on a property the method receives as a `Date` or `URL` they always fail. */
 const STRING_CHECKS = new Set(['IsString', 'IsDateString', 'IsISO8601', 'IsUrl', 'IsRFC3339', 'Matches', 'Length', 'MinLength', 'MaxLength', 'IsNotEmpty']);
 /** `@Type(() => Number)` on a `number` says what the type says. */
-const PRIMITIVE_WRAPPERS: Record<string, (type: Type) => boolean> = {
-  Number: (t) => t.isNumber() || t.isNumberLiteral(),
-  String: (t) => t.isString() || t.isStringLiteral(),
-  Boolean: (t) => t.isBoolean() || t.isBooleanLiteral(),
+const PRIMITIVE_WRAPPERS: Record<string, (type: ts.Type) => boolean> = {
+  Number: (t) => hasFlag(t, ts.TypeFlags.Number) || hasFlag(t, ts.TypeFlags.NumberLiteral),
+  String: (t) => hasFlag(t, ts.TypeFlags.String) || t.isStringLiteral(),
+  Boolean: (t) => hasFlag(t, ts.TypeFlags.Boolean) || isBooleanLiteral(t),
 };
 /** Types whose JSON value is what the method receives: primitives, literals, enums and the unknowns. */
 const AS_SENT = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.BigIntLike | ts.TypeFlags.ESSymbolLike |
@@ -35,7 +37,8 @@ const IGNORED_TRANSFORMER_DECORATORS = new Set(['Transform', 'Expose', 'Exclude'
  * Walks the TypeScript types of one tool's input the way the schema does and says what the
  * checked JSON must become: `Date`s and `URL`s, instances of the DTO classes (nested, in arrays,
  * recursive), `Record`s on prototype-free objects. The run time follows the plan, so `@Type` is
- * never needed; where a user's decorator contradicts the type, it is a diagnostic.
+ * never needed; where a user's decorator contradicts the type, it is a diagnostic. Like the
+ * schema walk, it reads the compiler's types and nodes; ts-morph's only for decorators.
  */
 export class InstancePlanner {
   private readonly shapes = new Map<string, ShapePlanModel>();
@@ -44,10 +47,17 @@ export class InstancePlanner {
   private readonly pending = new Set<ts.Type>();
   private readonly plain = new Set<ts.Type>();
 
-  constructor(private readonly diagnostics: Diagnostics) {}
+  private readonly checker: ts.TypeChecker;
+
+  constructor(
+    private readonly project: Project,
+    private readonly diagnostics: Diagnostics,
+  ) {
+    this.checker = project.getTypeChecker().compilerObject;
+  }
 
   /** The plan of a DTO used as the whole input (`@Input`): its properties, the root is the class itself. */
-  root(type: Type, site: Site): InstancePlanModel {
+  root(type: ts.Type, site: Site): InstancePlanModel {
     const shape = this.shapeOf(type, site, true);
     return this.finish(shape);
   }
@@ -66,8 +76,8 @@ export class InstancePlanner {
   private readonly visiting = new Set<ts.Type>();
 
   /** A value plan for one type; `'json'` when nothing in it needs converting. */
-  value(type: Type, site: Site): ValuePlanModel {
-    const key = type.compilerType;
+  value(type: ts.Type, site: Site): ValuePlanModel {
+    const key = type;
     if (this.visiting.has(key)) return 'json';
     this.visiting.add(key);
     try {
@@ -77,28 +87,28 @@ export class InstancePlanner {
     }
   }
 
-  private plan(type: Type, site: Site): ValuePlanModel {
-    if (type.getFlags() & AS_SENT) return 'json';
-    const members = type.isUnion() ? type.getUnionTypes().filter((t) => !t.isNull() && !t.isUndefined()) : [type];
+  private plan(type: ts.Type, site: Site): ValuePlanModel {
+    if (type.flags & AS_SENT) return 'json';
+    const members = type.isUnion() ? type.types.filter((t) => !hasFlag(t, ts.TypeFlags.Null) && !hasFlag(t, ts.TypeFlags.Undefined)) : [type];
     if (members.length === 0) return 'json';
     if (members.length > 1) return this.union(members, type, site);
     const single = members[0];
     const library = librarySymbolName(single);
     if (library === 'Date') return 'date';
     if (library === 'URL') return 'url';
-    if (single.isTuple()) {
-      const items = single.getTupleElements().map((element, i) => this.value(element, { node: site.node, path: [...site.path, `[${i}]`] }));
+    if (isTupleType(single)) {
+      const items = typeArguments(single, this.checker).map((element, i) => this.value(element, { node: site.node, path: [...site.path, `[${i}]`] }));
       return items.every((item) => item === 'json') ? 'json' : { tuple: items };
     }
     // A primitive with a brand (`string & { __brand: 'Id' }`) travels as the primitive.
-    if (single.isIntersection() && single.getIntersectionTypes().some(isPrimitive)) return 'json';
-    if (single.isArray() || single.isReadonlyArray() || isArrayLike(single)) {
-      const element = single.getArrayElementType() ?? single.getTypeArguments()[0] ?? single.getNumberIndexType();
+    if (single.isIntersection() && single.types.some(isPrimitive)) return 'json';
+    if (isArrayType(single, this.checker) || isArrayLike(single)) {
+      const element = typeArguments(single, this.checker)[0] ?? single.getNumberIndexType();
       if (!element) return 'json';
       const items = this.value(element, { node: site.node, path: [...site.path, '[]'] });
       return items === 'json' ? 'json' : { array: items };
     }
-    if ((single.isObject() || single.isIntersection()) && !library && single.compilerType.getCallSignatures().length === 0) {
+    if (isObjectLike(single) && !library && single.getCallSignatures().length === 0) {
       const name = this.shapeName(single, site);
       return name ? { shape: name } : 'json';
     }
@@ -109,22 +119,22 @@ export class InstancePlanner {
    * A union converts only when one member needs it and no other member arrives as the same JSON
    * type: `Date | number` is a `Date` when it is text; `Date | string` cannot tell, and says so.
    */
-  private union(members: Type[], whole: Type, site: Site): ValuePlanModel {
+  private union(members: ts.Type[], whole: ts.Type, site: Site): ValuePlanModel {
     const plans = members.map((member) => this.value(member, site));
     const converting = plans.map((plan, i) => ({ plan, member: members[i] })).filter(({ plan }) => plan !== 'json');
     if (converting.length === 0) return 'json';
-    const kinds = members.map(jsonKind);
+    const kinds = members.map((member) => jsonKind(member, this.checker));
     const chosen = converting[0];
-    const kind = jsonKind(chosen.member);
+    const kind = jsonKind(chosen.member, this.checker);
     if (converting.length === 1 && kinds.filter((k) => k === kind || k === 'any').length === 1) return chosen.plan;
     this.diagnostics.warning(site.node, site.path,
-      `the members of ${whole.getText(site.node)} arrive as the same JSON type, so the run time cannot tell which to build; the method receives the JSON value as sent. Use one type, or tell them apart by JSON type.`);
+      `the members of ${this.checker.typeToString(whole, site.node, DEFAULT_TYPE_TEXT)} arrive as the same JSON type, so the run time cannot tell which to build; the method receives the JSON value as sent. Use one type, or tell them apart by JSON type.`);
     return 'json';
   }
 
   /** The name of the shape for an object type, or `undefined` when it is kept as sent. */
-  private shapeName(type: Type, site: Site): string | undefined {
-    const key = type.compilerType;
+  private shapeName(type: ts.Type, site: Site): string | undefined {
+    const key = type;
     if (this.plain.has(key)) return undefined;
     const known = this.shapeNames.get(key);
     if (known) return known;
@@ -143,10 +153,11 @@ export class InstancePlanner {
     return name;
   }
 
-  private shapeOf(type: Type, site: Site, isRoot: boolean): ShapePlanModel {
-    const classDeclaration = type.getSymbol()?.getDeclarations().find(Node.isClassDeclaration);
+  private shapeOf(type: ts.Type, site: Site, isRoot: boolean): ShapePlanModel {
+    const compiledClass = isRoot ? undefined : type.getSymbol()?.declarations?.find(ts.isClassDeclaration);
     const shape: ShapePlanModel = {};
-    if (classDeclaration && !isRoot) {
+    if (compiledClass) {
+      const classDeclaration = morphNodeOf(this.project, compiledClass) as ClassDeclaration;
       const className = classDeclaration.getName();
       const problem = classImportProblem(classDeclaration,
         `class ${className} is used in a tool input but not exported; export it so the generated module can build its instances.`);
@@ -159,14 +170,14 @@ export class InstancePlanner {
     }
     const properties: Record<string, ValuePlanModel> = {};
     for (const property of type.getProperties()) {
-      const declaration = property.getValueDeclaration() ?? property.getDeclarations()[0];
-      if (declaration && (Node.isMethodDeclaration(declaration) || Node.isMethodSignature(declaration))) continue;
+      const declaration = property.valueDeclaration ?? property.declarations?.[0];
+      if (declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))) continue;
       if (isSymbolKeyed(property)) continue;
       const path = [...site.path, property.getName()];
       const node = declaration ?? site.node;
-      const propertyType = property.getTypeAtLocation(site.node);
+      const propertyType = this.checker.getTypeOfSymbolAtLocation(property, site.node);
       const plan = this.value(propertyType, { node, path });
-      if (declaration && Node.isPropertyDeclaration(declaration)) this.checkDecorators(declaration.getDecorators(), propertyType, plan, property, { node, path });
+      if (declaration && ts.isPropertyDeclaration(declaration)) this.checkDecorators(declaration, propertyType, plan, property, { node, path });
       if (plan !== 'json') properties[property.getName()] = plan;
     }
     const indexType = type.getStringIndexType() ?? type.getNumberIndexType();
@@ -180,10 +191,12 @@ export class InstancePlanner {
   }
 
   /** A user's decorator that contradicts the type is an error; one the builder ignores, a warning. */
-  private checkDecorators(decorators: readonly Decorator[], type: Type, plan: ValuePlanModel, property: MorphSymbol, site: Site): void {
-    const typeText = type.getText(site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+  private checkDecorators(declaration: ts.PropertyDeclaration, type: ts.Type, plan: ValuePlanModel, property: ts.Symbol, site: Site): void {
+    const typeText = this.checker.typeToString(type, site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
     const converted = plan === 'date' ? 'Date' : plan === 'url' ? 'URL' : undefined;
     let validatesNested = false;
+    // Most properties have no decorator; only those are looked up as ts-morph nodes.
+    const decorators = ts.getDecorators(declaration)?.length ? (morphNodeOf(this.project, declaration) as PropertyDeclaration).getDecorators() : [];
     for (const decorator of decorators) {
       const origin = decoratorOrigin(decorator);
       if (!origin) continue;
@@ -198,7 +211,7 @@ export class InstancePlanner {
       if (origin.packageName !== CLASS_VALIDATOR) continue;
       if (origin.name === 'ValidateNested') {
         validatesNested = true;
-        if (!isObjectPlan(plan) && !hasObjectMember(type)) {
+        if (!isObjectPlan(plan) && !hasObjectMember(type, this.checker)) {
           this.diagnostics.error(decorator, site.path, `${source} on ${property.getName()}: ${typeText} is not an object, so there is nothing nested to validate; remove it or type the property as a class.`);
         }
       }
@@ -214,7 +227,7 @@ export class InstancePlanner {
   }
 
   /** `@Type(() => X)`: class-transformer's own hint must name the class the type says. */
-  private checkTypeDecorator(decorator: Decorator, type: Type, typeText: string, site: Site): void {
+  private checkTypeDecorator(decorator: Decorator, type: ts.Type, typeText: string, site: Site): void {
     const factory = decorator.getArguments()[0];
     const body = factory && (Node.isArrowFunction(factory) || Node.isFunctionExpression(factory)) ? factory.getBody() : undefined;
     const expression = body && Node.isExpression(body) && !Node.isBlock(body) ? body : undefined;
@@ -222,15 +235,15 @@ export class InstancePlanner {
     const named = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
     if (!named) return;
     const wrapper = PRIMITIVE_WRAPPERS[named.getName()];
-    if (wrapper && (type.isUnion() ? type.getUnionTypes() : [type]).some(wrapper)) return;
-    const expected = valueClassSymbols(type);
+    if (wrapper && (type.isUnion() ? type.types : [type]).some(wrapper)) return;
+    const expected = valueClassSymbols(type, this.checker);
     if (expected.some((s) => s === named.compilerSymbol)) return;
     this.diagnostics.error(decorator, site.path,
       `@Type(() => ${named.getName()}) disagrees with the type ${typeText}; toolwright builds ${typeText} from the type, so fix the type or remove @Type.`);
   }
 
-  private reserveName(type: Type): string {
-    const base = ((type.getAliasSymbol() ?? type.getSymbol())?.getName() ?? '').replace(/[^A-Za-z0-9_]/g, '') || 'Object';
+  private reserveName(type: ts.Type): string {
+    const base = ((type.aliasSymbol ?? type.getSymbol())?.getName() ?? '').replace(/[^A-Za-z0-9_]/g, '') || 'Object';
     const taken = new Set(this.shapeNames.values());
     let name = base === '__type' || base === '__object' ? 'Object' : base;
     for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
@@ -244,42 +257,40 @@ export class InstancePlanner {
   }
 }
 
-function isPrimitive(type: Type): boolean {
-  return type.isString() || type.isNumber() || type.isBoolean() || type.isLiteral() || type.isBooleanLiteral() || type.isTemplateLiteral();
+function isPrimitive(type: ts.Type): boolean {
+  return hasFlag(type, ts.TypeFlags.String) || hasFlag(type, ts.TypeFlags.Number) || hasFlag(type, ts.TypeFlags.Boolean) || isLiteralType(type) || hasFlag(type, ts.TypeFlags.TemplateLiteral);
 }
 
 /**
  * An interface built on `Array` (`interface Tags extends Array<Tag>`): an array, item by item.
- * Asked of every object type, so the compiler's type answers: ts-morph's `getProperty` wraps
- * every property of the type to find one. Its own properties only, as ts-morph reads them (the
- * compiler's `getProperty` would also find `Function`'s members on a callable type).
+ * Its own properties only (the compiler's `getProperty` would also find `Function`'s members on
+ * a callable type).
  */
-function isArrayLike(type: Type): boolean {
-  const compiled = type.compilerType;
-  return compiled.getNumberIndexType() !== undefined && compiled.getProperties().some((p) => p.escapedName === 'length') && compiled.getStringIndexType() === undefined;
+function isArrayLike(type: ts.Type): boolean {
+  return type.getNumberIndexType() !== undefined && type.getProperties().some((p) => p.escapedName === 'length') && type.getStringIndexType() === undefined;
 }
 
 /** `[Symbol.iterator]` and the like: never a JSON key. */
-function isSymbolKeyed(property: MorphSymbol): boolean {
-  return property.compilerSymbol.escapedName.toString().startsWith('__@');
+function isSymbolKeyed(property: ts.Symbol): boolean {
+  return property.escapedName.toString().startsWith('__@');
 }
 
-function librarySymbolName(type: Type): string | undefined {
+function librarySymbolName(type: ts.Type): string | undefined {
   const symbol = type.getSymbol();
   const name = symbol?.getName();
   if (name !== 'Date' && name !== 'URL') return undefined;
-  return symbol!.getDeclarations().some((d) => d.getSourceFile().isDeclarationFile()) ? name : undefined;
+  return (symbol!.declarations ?? []).some((d) => d.getSourceFile().isDeclarationFile) ? name : undefined;
 }
 
 type JsonKind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any';
 
-function jsonKind(type: Type): JsonKind {
-  if (type.isString() || type.isStringLiteral() || type.isTemplateLiteral() || librarySymbolName(type)) return 'string';
-  if (type.isNumber() || type.isNumberLiteral()) return 'number';
-  if (type.isBoolean() || type.isBooleanLiteral()) return 'boolean';
-  if (type.isEnumLiteral()) return typeof type.getLiteralValue() === 'string' ? 'string' : 'number';
-  if (type.isArray() || type.isReadonlyArray() || type.isTuple()) return 'array';
-  if (type.isObject() || type.isIntersection()) return 'object';
+function jsonKind(type: ts.Type, checker: ts.TypeChecker): JsonKind {
+  if (hasFlag(type, ts.TypeFlags.String) || type.isStringLiteral() || hasFlag(type, ts.TypeFlags.TemplateLiteral) || librarySymbolName(type)) return 'string';
+  if (hasFlag(type, ts.TypeFlags.Number) || hasFlag(type, ts.TypeFlags.NumberLiteral)) return 'number';
+  if (hasFlag(type, ts.TypeFlags.Boolean) || isBooleanLiteral(type)) return 'boolean';
+  if (isEnumLiteral(type)) return typeof (type as ts.LiteralType).value === 'string' ? 'string' : 'number';
+  if (isArrayType(type, checker) || isTupleType(type)) return 'array';
+  if (isObjectLike(type)) return 'object';
   return 'any';
 }
 
@@ -290,11 +301,11 @@ function isObjectPlan(plan: ValuePlanModel): boolean {
   return plan.tuple.some(isObjectPlan);
 }
 
-function hasObjectMember(type: Type): boolean {
-  const members = type.isUnion() ? type.getUnionTypes() : [type];
+function hasObjectMember(type: ts.Type, checker: ts.TypeChecker): boolean {
+  const members = type.isUnion() ? type.types : [type];
   return members.some((m) => {
-    const element = m.isArray() ? m.getArrayElementType() : m;
-    return element !== undefined && (element.isObject() || element.isIntersection()) && !librarySymbolName(element);
+    const element = isArrayType(m, checker) ? arrayElementType(m, checker) : m;
+    return element !== undefined && isObjectLike(element) && !librarySymbolName(element);
   });
 }
 
@@ -313,11 +324,11 @@ function holdsClass(plan: ValuePlanModel, shapes: Map<string, ShapePlanModel>, p
 }
 
 /** The class symbols a property's type may hold: itself, its array element, its union members. */
-function valueClassSymbols(type: Type): ts.Symbol[] {
-  const members = type.isUnion() ? type.getUnionTypes() : [type];
+function valueClassSymbols(type: ts.Type, checker: ts.TypeChecker): ts.Symbol[] {
+  const members = type.isUnion() ? type.types : [type];
   return members.flatMap((m) => {
-    const element = m.isArray() ? m.getArrayElementType() : m;
+    const element = isArrayType(m, checker) ? arrayElementType(m, checker) : m;
     const symbol = element?.getSymbol();
-    return symbol ? [symbol.compilerSymbol] : [];
+    return symbol ? [symbol] : [];
   });
 }
