@@ -1,7 +1,11 @@
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A property key as TypeScript source: bare when it can be, quoted otherwise. */
+/**
+ * A property key as TypeScript source: bare when it can be, quoted otherwise. `__proto__`, bare
+ * or quoted, would set the object's prototype in a literal; only a computed key makes it a property.
+ */
 export function propertyKey(key: string): string {
+  if (key === '__proto__') return `[${quote(key)}]`;
   return IDENTIFIER.test(key) ? key : quote(key);
 }
 
@@ -20,25 +24,24 @@ export function quote(text: string): string {
 export function tsLiteral(value: unknown, indent = ''): string {
   if (value === null || typeof value !== 'object') return typeof value === 'string' ? quote(value) : JSON.stringify(value);
   const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const flat = value.map((v) => tsLiteral(v, inner));
-    if (value.every(isPrimitive)) {
-      const oneLine = `[${flat.join(', ')}]`;
-      if (oneLine.length + indent.length <= 100) return oneLine;
-    }
-    return `[\n${flat.map((v) => `${inner}${v},`).join('\n')}\n${indent}]`;
+  const array = Array.isArray(value);
+  const keys = array ? undefined : Object.keys(value);
+  const count = keys ? keys.length : (value as unknown[]).length;
+  if (count === 0) return array ? '[]' : '{}';
+  // One pass writes every member and learns whether all are primitives and how wide one line is.
+  const parts: string[] = new Array(count);
+  let flat = true;
+  let width = 0;
+  for (let i = 0; i < count; i++) {
+    const member = keys ? (value as Record<string, unknown>)[keys[i]] : (value as unknown[])[i];
+    if (member !== null && typeof member === 'object') flat = false;
+    const text = tsLiteral(member, inner);
+    parts[i] = keys ? `${propertyKey(keys[i])}: ${text}` : text;
+    width += parts[i].length;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0) return '{}';
-  const parts = entries.map(([key, v]) => `${propertyKey(key)}: ${tsLiteral(v, inner)}`);
-  if (entries.every(([, v]) => isPrimitive(v))) {
-    const oneLine = `{ ${parts.join(', ')} }`;
-    if (oneLine.length + indent.length <= 100) return oneLine;
-  }
-  return `{\n${parts.map((p) => `${inner}${p},`).join('\n')}\n${indent}}`;
-}
-
-function isPrimitive(value: unknown): boolean {
-  return value === null || typeof value !== 'object';
+  // `[a, b]` and `{ a, b }`: the brackets, the spaces inside braces and a comma and space between members.
+  const oneLineWidth = width + 2 * (count - 1) + (array ? 2 : 4);
+  if (flat && oneLineWidth + indent.length <= 100) return array ? `[${parts.join(', ')}]` : `{ ${parts.join(', ')} }`;
+  const [open, close] = array ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${inner}${parts.join(`,\n${inner}`)},\n${indent}${close}`;
 }

@@ -7,7 +7,7 @@ import type { ExampleValidator } from '../lint/example-validator';
 import type { ScannedParameter, ScannedTool } from '../scan/find-tools';
 import { isRegexValue, type LiteralValue } from '../scan/literal-value';
 import { KNOWN_FORMATS, patternProblem } from '../schema/formats';
-import { orderKeys, type JsonSchema } from '../schema/json-schema';
+import { orderKeys, plainJson, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
 import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
@@ -55,12 +55,12 @@ export function buildToolModel(tool: ScannedTool, context: ModelContext): ToolMo
   const inputSchema = orderKeys(foldRuleNotes(defs ? { ...input.schema, $defs: defs } : input.schema));
 
   const description = withKeywords(doc);
-  const definition: ToolDefinition = { name, description, input_schema: toJson(inputSchema) };
+  const definition: ToolDefinition = { name, description, input_schema: plainJson(inputSchema) };
   const examples = readExamples(doc, inputSchema, path, context);
   if (examples.length > 0) definition.input_examples = examples;
   if (options.strict === true) {
     const strict = toStrictSubset(inputSchema);
-    definition.input_schema = toJson(orderKeys(strict.schema));
+    definition.input_schema = plainJson(orderKeys(strict.schema));
     definition.strict = true;
     for (const moved of strict.moved) {
       diagnostics.warning(tool.toolDecorator, [...path, ...moved.path], `strict tool: ${moved.keywords.join(', ')} cannot be enforced by the API, so the definition states ${moved.keywords.length === 1 ? 'it' : 'them'} in the description; the run time still checks ${moved.keywords.length === 1 ? 'it' : 'them'} against the full schema.`);
@@ -258,11 +258,6 @@ function locationOf(node: ParameterDeclaration | Node): string {
   const file = node.getSourceFile();
   const { line, column } = lineAndColumnOf(file.compilerNode, node.getStart());
   return `${file.getFilePath()}:${line}:${column}`;
-}
-
-/** The schema as it is sent: plain JSON, without the markers the emitter reads. */
-function toJson(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema)) as JsonSchema;
 }
 
 export function pascalCase(name: string): string {

@@ -14,9 +14,10 @@ export function readDecoratorOptions(
 ): Record<string, LiteralValue> {
   if (!hasArguments(decorator)) return {};
   const argument = decorator.getArguments()[0];
-  const source = `@${decorator.getName()}()`;
+  // Named only in a message: most options are fine, and asking ts-morph for the name wraps nodes.
+  const source = () => `@${decorator.getName()}()`;
   if (!Node.isObjectLiteralExpression(argument)) {
-    diagnostics.error(argument, path, `${source} options must be written as an object literal so tools-codegen can read them.`);
+    diagnostics.error(argument, path, `${source()} options must be written as an object literal so tools-codegen can read them.`);
     return {};
   }
   const options: Record<string, LiteralValue> = {};
@@ -24,7 +25,7 @@ export function readDecoratorOptions(
     // A method (`guard(ctx, input) {...}`) is fine as long as it is not an option the codegen reads.
     if (Node.isMethodDeclaration(property) && !literalKeys.includes(property.getName())) continue;
     if (!Node.isPropertyAssignment(property) && !Node.isShorthandPropertyAssignment(property)) {
-      diagnostics.error(property, path, `${source} options: write each option as "key: value"; spreads cannot be read at build time.`);
+      diagnostics.error(property, path, `${source()} options: write each option as "key: value"; spreads cannot be read at build time.`);
       continue;
     }
     const name = property.getName();
@@ -32,7 +33,7 @@ export function readDecoratorOptions(
     const value = Node.isPropertyAssignment(property) ? property.getInitializer() : property.getNameNode();
     const evaluated = value ? evaluateLiteral(value) : { ok: false as const };
     if (!evaluated.ok) {
-      diagnostics.error(property, path, `${source} option "${name}" must be a literal or a const so tools-codegen can read it; got ${value?.getText() ?? 'nothing'}.`);
+      diagnostics.error(property, path, `${source()} option "${name}" must be a literal or a const so tools-codegen can read it; got ${value?.getText() ?? 'nothing'}.`);
       continue;
     }
     options[name] = evaluated.value;

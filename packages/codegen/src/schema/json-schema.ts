@@ -78,3 +78,31 @@ export function cloneSchema<T>(value: T): T {
   if ((value as { [DATE_TYPE]?: true })[DATE_TYPE]) copy[DATE_TYPE] = true;
   return copy as T;
 }
+
+/**
+ * The value as `JSON.parse(JSON.stringify(value))` would give it back, copied directly: the
+ * markers and `undefined` members left out, a number JSON cannot write as `null`. Every schema
+ * the definitions send is copied this way, and the text in between cost more than the copy.
+ */
+export function plainJson<T>(value: T): T {
+  return copyJson(value) as T;
+}
+
+function copyJson(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : null;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => (isOmitted(item) ? null : copyJson(item)));
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    if (isOmitted(child)) continue;
+    // A property may be called `__proto__`; assigning it would set the copy's prototype instead.
+    Object.defineProperty(copy, key, { value: copyJson(child), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/** What `JSON.stringify` leaves out of an object (and writes as `null` in an array). */
+function isOmitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}

@@ -1,6 +1,6 @@
 import type { MethodDeclaration, Type } from 'ts-morph';
 import { Diagnostics } from '../lint/diagnostic';
-import { isSchema, orderKeys, type JsonSchema } from './json-schema';
+import { isSchema, orderKeys, plainJson, type JsonSchema } from './json-schema';
 import { SchemaBuilder } from './type-to-schema';
 
 /**
@@ -23,7 +23,7 @@ export function outputSchemaOf(method: MethodDeclaration, path: readonly string[
     return undefined;
   }
   const defs = builder.takeDefs();
-  return JSON.parse(JSON.stringify(orderKeys(open(defs ? { ...schema, $defs: defs } : schema)))) as JsonSchema;
+  return plainJson(orderKeys(open(defs ? { ...schema, $defs: defs } : schema)));
 }
 
 function awaited(type: Type): Type {
