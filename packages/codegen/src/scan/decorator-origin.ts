@@ -17,8 +17,7 @@ export interface DecoratorOrigin {
  * declaration's own package, so a local function that happens to be called `Tool` is not a tool.
  */
 export function decoratorOrigin(decorator: Decorator): DecoratorOrigin | undefined {
-  const expression = decorator.compilerNode.expression;
-  const callee = ts.isCallExpression(expression) ? expression.expression : expression;
+  const callee = decoratorCall(decorator.compilerNode)?.expression ?? decorator.compilerNode.expression;
   // The answers are kept per type checker: an unchanged file keeps its nodes and symbols when
   // watch mode rebuilds the program, but what its imports resolve to may have changed.
   const checker = decorator.getProject().getTypeChecker().compilerObject;
@@ -35,6 +34,13 @@ export function decoratorOrigin(decorator: Decorator): DecoratorOrigin | undefin
   const origin = resolve(decorator, callee, checker, cache.bySymbol);
   names?.set(name, origin);
   return origin;
+}
+
+/** The call of a decorator factory (`@Tool({...})`, also written `@(Tool({...}))`), as ts-morph's `getCallExpression` finds it. */
+export function decoratorCall(decorator: ts.Decorator): ts.CallExpression | undefined {
+  let expression: ts.Expression = decorator.expression;
+  while (ts.isParenthesizedExpression(expression)) expression = expression.expression;
+  return ts.isCallExpression(expression) ? expression : undefined;
 }
 
 interface OriginCache {

@@ -1,6 +1,7 @@
-import type { MethodDeclaration, Type } from 'ts-morph';
+import { ts, type MethodDeclaration } from 'ts-morph';
 import { Diagnostics } from '../lint/diagnostic';
 import { isSchema, orderKeys, plainJson, type JsonSchema } from './json-schema';
+import { isArrayType, isObjectLike, isTupleType, typeArguments } from './type-facts';
 import { SchemaBuilder } from './type-to-schema';
 
 /**
@@ -10,13 +11,16 @@ import { SchemaBuilder } from './type-to-schema';
  * schema: it is reported as a warning, never as an error, because the tool itself still works.
  */
 export function outputSchemaOf(method: MethodDeclaration, path: readonly string[], diagnostics: Diagnostics): JsonSchema | undefined {
-  const type = awaited(method.getReturnType());
-  if (!isPlainObjectType(type)) return undefined;
+  const project = method.getProject();
+  const checker = project.getTypeChecker().compilerObject;
+  const signature = checker.getSignatureFromDeclaration(method.compilerNode);
+  const type = signature && awaited(checker.getReturnTypeOfSignature(signature), checker);
+  if (!type || !isPlainObjectType(type, checker)) return undefined;
   const scratch = new Diagnostics();
-  const builder = new SchemaBuilder(method.getProject(), scratch, { allowAny: true });
+  const builder = new SchemaBuilder(project, scratch, { allowAny: true });
   builder.beginRoot(false);
-  const node = method.getReturnTypeNode() ?? method.getNameNode();
-  const schema = builder.rootObject(type.compilerType, { node: node.compilerNode, path: [...path, 'return'] });
+  const node = method.compilerNode.type ?? method.compilerNode.name;
+  const schema = builder.rootObject(type, { node, path: [...path, 'return'] });
   const problem = scratch.all.find((d) => d.severity === 'error');
   if (!schema || problem) {
     diagnostics.warning(node, [...path, 'return'], `no outputSchema for this return type (${problem?.message ?? 'not an object type'}); MCP clients get the result as text only.`);
@@ -26,14 +30,15 @@ export function outputSchemaOf(method: MethodDeclaration, path: readonly string[
   return plainJson(orderKeys(open(defs ? { ...schema, $defs: defs } : schema)));
 }
 
-function awaited(type: Type): Type {
-  const args = type.getTypeArguments();
-  return type.getSymbol()?.getName() === 'Promise' && args.length === 1 ? awaited(args[0]) : type;
+function awaited(type: ts.Type, checker: ts.TypeChecker): ts.Type {
+  if (type.getSymbol()?.getName() !== 'Promise') return type;
+  const args = typeArguments(type, checker);
+  return args.length === 1 ? awaited(args[0], checker) : type;
 }
 
-function isPlainObjectType(type: Type): boolean {
-  if (!(type.isObject() || type.isIntersection()) || type.isArray() || type.isReadonlyArray() || type.isTuple()) return false;
-  if (type.compilerType.getCallSignatures().length > 0 || type.compilerType.getConstructSignatures().length > 0) return false;
+function isPlainObjectType(type: ts.Type, checker: ts.TypeChecker): boolean {
+  if (!isObjectLike(type) || isArrayType(type, checker) || isTupleType(type)) return false;
+  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return false;
   return type.getSymbol()?.getName() !== 'Date';
 }
 
