@@ -71,6 +71,9 @@ describe('finding @Tool methods', () => {
   it('reports a tool class the generated module cannot import by name, with where to declare it', () => {
     const defaults = makeTempProject({
       'src/d.tools.ts': `import { Tool } from '@toolwright/core';\nexport default class Defaulted {\n  /** Reads by default. Use it to read. It does not write. */\n  @Tool() defaulted(): string { return ''; }\n}\n`,
+      // Exported under its own name as well as another: importable, no diagnostic.
+      'src/e.tools.ts': `import { Tool } from '@toolwright/core';\nclass Twice {\n  /** Reads twice. Use it to read. It does not write. */\n  @Tool() twice(): string { return ''; }\n}\nexport { Twice, Twice as Again };\n`,
+      'src/f.tools.ts': `import { Tool } from '@toolwright/core';\nclass Renamed {\n  /** Reads renamed. Use it to read. It does not write. */\n  @Tool() renamed(): string { return ''; }\n}\nexport { Renamed as Other };\n`,
     });
     try {
       const nested = generate({ project: project.tsconfig, write: false }).diagnostics.map((d) => d.message);
@@ -78,6 +81,7 @@ describe('finding @Tool methods', () => {
       expect(nested).toEqual([inside('Inner'), inside('Local'), inside('InMethod')]);
       expect(generate({ project: defaults.tsconfig, write: false }).diagnostics.map((d) => d.message)).toEqual([
         "class Defaulted is its file's default export, and the generated module imports classes by name; export it by name (export class Defaulted).",
+        'class Renamed is exported only under another name, and the generated module imports classes by the name they are declared with; export it as Renamed too (export { Renamed }).',
       ]);
     } finally {
       defaults.cleanup();

@@ -18,5 +18,10 @@ export function classImportProblem(declaration: ClassDeclaration, unexported: st
   if (declaration.isDefaultExport() || !declaration.getName()) {
     return `class ${className} is its file's default export, and the generated module imports classes by name; export it by name (export class ${declaration.getName() ?? 'Name'}).`;
   }
-  return declaration.isNamedExport() ? undefined : unexported;
+  if (!declaration.isNamedExport()) return unexported;
+  // `export { Name as Other }` only: the file has no export the generated `import { Name }` can find.
+  const own = declaration.getSourceFile().getSymbol()?.getExport(className);
+  const symbol = declaration.getSymbol();
+  if (own && (own === symbol || (own.isAlias() && own.getAliasedSymbol() === symbol))) return undefined;
+  return `class ${className} is exported only under another name, and the generated module imports classes by the name they are declared with; export it as ${className} too (export { ${className} }).`;
 }
