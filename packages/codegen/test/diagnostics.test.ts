@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { formatDiagnostic } from '../src/lint/format-diagnostics';
-import { FIXTURES, runFixture } from './support/fixtures';
+import { generate } from '../src';
+import { FIXTURES, makeTempProject, runFixture } from './support/fixtures';
 
 const { result } = runFixture('bad');
 const file = path.join(FIXTURES, 'bad', 'src', 'bad.tools.ts');
@@ -42,5 +43,41 @@ describe('bad fixture: every problem of a run, reported together', () => {
 
   it('writes nothing when there are errors', () => {
     expect(result.written).toBe(false);
+  });
+});
+
+describe('a property named __proto__', () => {
+  const project = makeTempProject({
+    'src/proto.tools.ts': `import { Param, Tool } from '@toolwright/core';
+export interface Options {
+  /** The name to look up. */
+  name: string;
+  /** A key no input may hold. */
+  __proto__: string;
+}
+export class ProtoTools {
+  /**
+   * Reads by options. Use it to read. It does not write.
+   * @param options What to read.
+   */
+  @Tool() byOptions(@Param() options: Options): string { return options.name; }
+
+  /**
+   * Reads by key. Use it to read. It does not write.
+   * @param key The key.
+   */
+  @Tool() byKey(@Param({ name: '__proto__' }) key: string): string { return key; }
+}
+`,
+  });
+  afterAll(() => project.cleanup());
+
+  it('is an error where it is declared: the container refuses any input holding that key', () => {
+    const errors = generate({ project: project.tsconfig, write: false }).diagnostics.filter((d) => d.severity === 'error');
+    const message = "a property named __proto__ can never be sent: the container refuses any input with a __proto__ key, which would set an object's prototype; rename it.";
+    expect(errors.map((d) => [d.path, d.line, d.message])).toEqual([
+      ['ProtoTools.byOptions → options → __proto__', 6, message],
+      ['ProtoTools.byKey → __proto__', 19, message],
+    ]);
   });
 });

@@ -51,4 +51,9 @@ describe('tsLiteral', () => {
     expect(tsLiteral(edge).includes('\n')).toBe(false);
     expect(tsLiteral(edge, '  ').includes('\n')).toBe(true);
   });
+
+  it('writes a member with no JSON text as undefined instead of failing', () => {
+    expect(tsLiteral([1, undefined])).toBe('[1, undefined]');
+    expect(tsLiteral({ a: undefined })).toBe('{ a: undefined }');
+  });
 });

@@ -1,8 +1,9 @@
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
- * A property key as TypeScript source: bare when it can be, quoted otherwise. `__proto__`, bare
- * or quoted, would set the object's prototype in a literal; only a computed key makes it a property.
+ * A property key as TypeScript source: bare when it can be, quoted otherwise. In an object
+ * literal `__proto__`, bare or quoted, would set the prototype; a computed key makes it a
+ * property, and means the same in a class body, where `__proto__` is nothing special.
  */
 export function propertyKey(key: string): string {
   if (key === '__proto__') return `[${quote(key)}]`;
@@ -35,7 +36,8 @@ export function tsLiteral(value: unknown, indent = ''): string {
   for (let i = 0; i < count; i++) {
     const member = keys ? (value as Record<string, unknown>)[keys[i]] : (value as unknown[])[i];
     if (member !== null && typeof member === 'object') flat = false;
-    const text = tsLiteral(member, inner);
+    // `undefined` (or a function) has no JSON text; written as `undefined`, as a key's value always was.
+    const text = tsLiteral(member, inner) ?? 'undefined';
     parts[i] = keys ? `${propertyKey(keys[i])}: ${text}` : text;
     width += parts[i].length;
   }

@@ -27,7 +27,7 @@ const EMPTY: DocComment = { description: '', tags: [] };
  */
 export function readDocComment(declaration: SourceNode | undefined): DocComment {
   if (!declaration) return EMPTY;
-  const node = declaration instanceof Node ? declaration.compilerNode : declaration;
+  const node = Node.isNode(declaration) ? declaration.compilerNode : declaration;
   const doc = JSDOCABLE.has(node.kind) ? (node as { jsDoc?: ts.JSDoc[] }).jsDoc?.at(-1) : undefined;
   if (!doc) return sameLineDocComment(node);
   const source = node.getSourceFile();

@@ -11,7 +11,7 @@ import { orderKeys, plainJson, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
 import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
-import type { SchemaBuilder } from '../schema/type-to-schema';
+import { FORBIDDEN_KEY, FORBIDDEN_KEY_MESSAGE, type SchemaBuilder } from '../schema/type-to-schema';
 import { apiFeatureFields, withKeywords } from './api-features';
 import { classImportProblem } from './class-import';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';
@@ -174,6 +174,10 @@ function buildParamProperty(parameter: ScannedParameter, doc: DocComment, path: 
   const options = readDecoratorOptions(parameter.decorator!, PARAM_OPTION_KEYS, diagnostics, [...path, declaration.getName()]);
   const name = typeof options.name === 'string' ? options.name : declaration.getName();
   const propertyPath = [...path, name];
+  if (name === FORBIDDEN_KEY) {
+    diagnostics.error(declaration, propertyPath, FORBIDDEN_KEY_MESSAGE);
+    return undefined;
+  }
   const read = builder.property(declaration.getType().compilerType, { node: declaration.compilerNode, path: propertyPath, typeNode: declaration.compilerNode.type });
   const schema = applyKeywords(read.schema, paramKeywords(options, parameter, propertyPath, diagnostics), diagnostics, propertyPath);
   const description = typeof options.description === 'string' ? options.description : doc.tags.find((t) => t.name === 'param' && t.target === declaration.getName())?.text;

@@ -1,7 +1,7 @@
-import { Node, ts, type ClassDeclaration, type Decorator, type Project, type PropertyDeclaration } from 'ts-morph';
+import { Node, ts, type ClassDeclaration, type Decorator, type Project } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { CLASS_TRANSFORMER, CLASS_VALIDATOR, decoratorOrigin } from '../scan/decorator-origin';
-import { morphNodeOf } from '../scan/morph-node';
+import { morphNodeOf, propertyDecorators } from '../scan/morph-node';
 import { DEFAULT_TYPE_TEXT, arrayElementType, hasFlag, isArrayType, isBooleanLiteral, isEnumLiteral, isLiteralType, isObjectLike, isTupleType, typeArguments } from '../schema/type-facts';
 import { classImportProblem } from './class-import';
 import type { ClassReference, InstancePlanModel, ShapePlanModel, ValuePlanModel } from './tool-model';
@@ -195,9 +195,7 @@ export class InstancePlanner {
     const typeText = this.checker.typeToString(type, site.node, ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
     const converted = plan === 'date' ? 'Date' : plan === 'url' ? 'URL' : undefined;
     let validatesNested = false;
-    // Most properties have no decorator; only those are looked up as ts-morph nodes.
-    const decorators = ts.getDecorators(declaration)?.length ? (morphNodeOf(this.project, declaration) as PropertyDeclaration).getDecorators() : [];
-    for (const decorator of decorators) {
+    for (const decorator of propertyDecorators(this.project, declaration)) {
       const origin = decoratorOrigin(decorator);
       if (!origin) continue;
       const source = `@${origin.name}()`;

@@ -23,16 +23,16 @@ export function decoratorOrigin(decorator: Decorator): DecoratorOrigin | undefin
   const checker = decorator.getProject().getTypeChecker().compilerObject;
   let cache = cachesByChecker.get(checker);
   if (!cache) cachesByChecker.set(checker, (cache = { bySymbol: new WeakMap(), byFile: new WeakMap() }));
-  // TypeScript resolves a decorator's names where the class is declared. For a class that is one
-  // of its file's statements that is the file's own scope, so `@Tool` means the same thing on
-  // every method and parameter of the file's classes, and the checker is asked once per file.
-  const file = ts.isIdentifier(callee) && declaredAtTopLevel(decorator.compilerNode) ? decorator.compilerNode.getSourceFile() : undefined;
-  let names = file && cache.byFile.get(file);
-  if (file && !names) cache.byFile.set(file, (names = new Map()));
-  const name = (callee as ts.Identifier).text;
-  if (names?.has(name)) return names.get(name);
+  // For a class that is one of its file's statements, a decorator's names are looked up in the
+  // file's own scope, so `@Tool` means the same thing on every method and parameter of the
+  // file's classes, and the checker is asked once per file.
+  if (!ts.isIdentifier(callee) || !resolvedInFileScope(decorator.compilerNode)) return resolve(decorator, callee, checker, cache.bySymbol);
+  const file = decorator.compilerNode.getSourceFile();
+  let names = cache.byFile.get(file);
+  if (!names) cache.byFile.set(file, (names = new Map()));
+  if (names.has(callee.text)) return names.get(callee.text);
   const origin = resolve(decorator, callee, checker, cache.bySymbol);
-  names?.set(name, origin);
+  names.set(callee.text, origin);
   return origin;
 }
 
@@ -66,14 +66,17 @@ function resolve(decorator: Decorator, callee: ts.Expression, checker: ts.TypeCh
   return origin === null ? fromImportSpecifier(decorator) : origin;
 }
 
-/** Whether the class the decorator belongs to is a statement of its file. */
-function declaredAtTopLevel(decorator: ts.Decorator): boolean {
-  let node: ts.Node = decorator.parent;
-  while (!ts.isClassLike(node)) {
-    if (ts.isSourceFile(node)) return false;
-    node = node.parent;
-  }
-  return ts.isClassDeclaration(node) && ts.isSourceFile(node.parent);
+/**
+ * Whether the checker looks the decorator's names up in its file's scope: TypeScript's rule
+ * (`resolveNameHelper`) moves a decorator of a class, of a class member or of a member's
+ * parameter to the class itself, and from a class that is a statement of its file the next
+ * scope holding values is the file.
+ */
+function resolvedInFileScope(decorator: ts.Decorator): boolean {
+  let owner: ts.Node = decorator.parent;
+  if (ts.isParameter(owner)) owner = owner.parent;
+  if (ts.isClassElement(owner)) owner = owner.parent;
+  return ts.isClassDeclaration(owner) && ts.isSourceFile(owner.parent);
 }
 
 function originOf(name: string, declaration: ts.Declaration): DecoratorOrigin | undefined {

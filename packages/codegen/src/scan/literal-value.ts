@@ -32,7 +32,7 @@ export function isRegexValue(value: unknown): value is RegexValue {
 export function evaluateLiteral(expression: Node): Evaluated;
 export function evaluateLiteral(expression: ts.Node, checker: ts.TypeChecker): Evaluated;
 export function evaluateLiteral(expression: Node | ts.Node, checker?: ts.TypeChecker): Evaluated {
-  if (expression instanceof Node) return evaluate(expression.compilerNode, expression.getProject().getTypeChecker().compilerObject, new Set());
+  if (Node.isNode(expression)) return evaluate(expression.compilerNode, expression.getProject().getTypeChecker().compilerObject, new Set());
   return evaluate(expression, checker!, new Set());
 }
 

@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 // What a compiler type is, read as ts-morph's `Type` reads it (same flags and the same symbol
 // names), without wrapping every type and symbol the schema walk meets.
 
+/** Whether the type has every bit of `flag`, as ts-morph's tests read one flag; for a group (`StringLike`), test `type.flags & group`. */
 export function hasFlag(type: ts.Type, flag: ts.TypeFlags): boolean {
   return (type.flags & flag) === flag;
 }
@@ -44,5 +45,5 @@ export function isObjectLike(type: ts.Type): boolean {
   return hasFlag(type, ts.TypeFlags.Object) || type.isIntersection();
 }
 
-/** The flags ts-morph's `Type.getText()` writes a type with when given no enclosing node. */
+/** The flags ts-morph's `Type.getText()` writes a type with by default (it adds `InTypeAlias` only inside a type alias declaration, which no site here is). */
 export const DEFAULT_TYPE_TEXT = ts.TypeFormatFlags.UseTypeOfFunction | ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType | ts.TypeFormatFlags.WriteTypeArgumentsOfSignature;

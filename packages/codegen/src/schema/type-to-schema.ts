@@ -1,8 +1,8 @@
-import { ts, type Decorator, type Project, type PropertyDeclaration } from 'ts-morph';
+import { ts, type Project } from 'ts-morph';
 import type { Diagnostics } from '../lint/diagnostic';
 import { readDocComment } from '../jsdoc/read-jsdoc';
 import { keywordsFromTags } from '../jsdoc/tag-keywords';
-import { morphNodeOf } from '../scan/morph-node';
+import { propertyDecorators } from '../scan/morph-node';
 import { keywordsFromValidators } from '../validators/class-validator-keywords';
 import { DATE_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
 import { applyKeywords } from './keywords';
@@ -333,6 +333,10 @@ export class SchemaBuilder {
     if (declaration && (ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration))) return undefined;
     if (declaration && isNonPublic(declaration)) return undefined;
     const path = [...site.path, property.getName()];
+    if (property.getName() === FORBIDDEN_KEY) {
+      this.diagnostics.error(declaration ?? site.node, path, FORBIDDEN_KEY_MESSAGE);
+      return undefined;
+    }
     const doc = readDocComment(declaration);
     const tags = keywordsFromTags(doc.tags, this.diagnostics, path);
     if (tags.hidden) return undefined;
@@ -342,7 +346,8 @@ export class SchemaBuilder {
     if (declaredOptional && isNothing(type)) return ABSENT;
     const typeNode = declaration && (ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration)) ? declaration.type : undefined;
     const read = this.property(type, { node, path, typeNode });
-    const validators = keywordsFromValidators(this.decoratorsOf(declaration), this.diagnostics, path);
+    const decorators = declaration && ts.isPropertyDeclaration(declaration) ? propertyDecorators(this.project, declaration) : [];
+    const validators = keywordsFromValidators(decorators, this.diagnostics, path);
     if (this.validatesClasses && ts.isPropertyDeclaration(node) && !validators.validated) {
       this.diagnostics.warning(node, path, 'no class-validator decorator: the container validates with forbidNonWhitelisted, so any value sent for this property is refused; add one (e.g. @IsString()).');
     }
@@ -354,12 +359,6 @@ export class SchemaBuilder {
     }
     const optional = read.optional || declaredOptional || validators.optional;
     return { schema: description && schema.$ref ? { ...schema, description } : schema, optional };
-  }
-
-  /** A class property's decorators, as ts-morph nodes for the validator readers; most properties have none. */
-  private decoratorsOf(declaration: ts.Declaration | undefined): Decorator[] {
-    if (!declaration || !ts.isPropertyDeclaration(declaration) || !ts.getDecorators(declaration)?.length) return [];
-    return (morphNodeOf(this.project, declaration) as PropertyDeclaration).getDecorators();
   }
 
   /** A property without JSDoc of its own takes the JSDoc of the class, interface or enum it is. */
@@ -394,6 +393,10 @@ export class SchemaBuilder {
     return name;
   }
 }
+
+/** The run time refuses any input holding this key (`plain-input.ts` in core): a property by this name could never be sent. */
+export const FORBIDDEN_KEY = '__proto__';
+export const FORBIDDEN_KEY_MESSAGE = 'a property named __proto__ can never be sent: the container refuses any input with a __proto__ key, which would set an object\'s prototype; rename it.';
 
 /** What `objectProperty` returns for `key?: never`: the key must not be sent. */
 const ABSENT = Symbol('absent');
