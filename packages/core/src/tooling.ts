@@ -3,3 +3,4 @@
 // needs none of them, only the naming rules and the schema check its lints must agree with.
 export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export { schemaProblems } from './validation/schema-check';
+export { FORBIDDEN_KEY } from './validation/forbidden-key';

@@ -1,5 +1,5 @@
 import { Node, type ClassDeclaration, type ParameterDeclaration } from 'ts-morph';
-import { TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core/tooling';
+import { FORBIDDEN_KEY, TOOL_NAME_PATTERN, deriveToolName } from '@toolwright/core/tooling';
 import { readDocComment, type DocComment } from '../jsdoc/read-jsdoc';
 import type { Diagnostics } from '../lint/diagnostic';
 import { lineAndColumnOf } from '../lint/position';
@@ -11,7 +11,7 @@ import { orderKeys, plainJson, type JsonSchema } from '../schema/json-schema';
 import { applyKeywords, type Keyword } from '../schema/keywords';
 import { outputSchemaOf } from '../schema/output-schema';
 import { toStrictSubset } from '../schema/strict-subset';
-import { FORBIDDEN_KEY, FORBIDDEN_KEY_MESSAGE, type SchemaBuilder } from '../schema/type-to-schema';
+import { FORBIDDEN_KEY_MESSAGE, type SchemaBuilder } from '../schema/type-to-schema';
 import { apiFeatureFields, withKeywords } from './api-features';
 import { classImportProblem } from './class-import';
 import { InstancePlanner, type ParamPlanSite } from './instance-plan';

@@ -1,4 +1,5 @@
 import { ts, type Project } from 'ts-morph';
+import { FORBIDDEN_KEY } from '@toolwright/core/tooling';
 import type { Diagnostics } from '../lint/diagnostic';
 import { readDocComment } from '../jsdoc/read-jsdoc';
 import { keywordsFromTags } from '../jsdoc/tag-keywords';
@@ -394,8 +395,7 @@ export class SchemaBuilder {
   }
 }
 
-/** The run time refuses any input holding this key (`plain-input.ts` in core): a property by this name could never be sent. */
-export const FORBIDDEN_KEY = '__proto__';
+/** The run time refuses any input holding `FORBIDDEN_KEY`: a property by that name could never be sent. */
 export const FORBIDDEN_KEY_MESSAGE = 'a property named __proto__ can never be sent: the container refuses any input with a __proto__ key, which would set an object\'s prototype; rename it.';
 
 /** What `objectProperty` returns for `key?: never`: the key must not be sent. */

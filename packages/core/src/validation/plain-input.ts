@@ -1,5 +1,6 @@
 import { modelMessages } from '../execution/messages';
 import { describeType } from '../execution/echo';
+import { FORBIDDEN_KEY } from './forbidden-key';
 
 /** Bounds on a tool's input, checked before any parsing work. */
 export interface InputLimits {
@@ -27,13 +28,6 @@ export const DEFAULT_INPUT_LIMITS: InputLimits = {
   maxArrayLength: 20_000,
   maxStringLength: 1_000_000,
 };
-
-/**
- * The one key refused wherever it is: a careless merge or copy of an input holding it rewrites
- * the prototype of the target. `constructor` and `prototype` are ordinary keys of JSON data; the
- * instance stage keeps them on objects that have no prototype to reach.
- */
-const FORBIDDEN_KEY = '__proto__';
 
 interface Frame {
   value: object;
