@@ -2,7 +2,7 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import type { ValidateFunction } from 'ajv/dist/2020';
+import type { CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
@@ -25,6 +25,8 @@ export interface InputContract {
   parameters: readonly ParameterBinding[];
   /** The full schema, when the definition sends a strict subset of it. */
   inputSchema?: Tool.InputSchema;
+  /** The schema's check compiled at build time; without it, Ajv compiles one on the first call. */
+  inputCheck?: CompiledInputCheck;
   instancePlan?: InstancePlan;
 }
 
@@ -36,7 +38,7 @@ type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: f
 /** What a tool's input goes through, made on its first call. */
 interface PreparedInput {
   schema: Tool.InputSchema;
-  check: ValidateFunction;
+  check: CompiledInputCheck;
   build: BuildInstance;
   /** Whether class-validator can refuse anything the schema check passed (see `validatorFindsNothing`). */
   needsValidator: boolean;
@@ -51,7 +53,7 @@ function prepare(tool: InputContract): PreparedInput {
     whitelistParams(tool.inputClass, tool.parameters);
     ready = {
       schema,
-      check: schemaCheck(schema),
+      check: tool.inputCheck ?? schemaCheck(schema),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
       needsValidator: !validatorFindsNothing(tool.inputClass, schema),
     };
