@@ -12,6 +12,7 @@ export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
 
 export { schemaProblems } from './validation/schema-check';
+export { compiledCheckRuntime, type CompiledInputCheck } from './validation/compiled-check';
 
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
