@@ -46,8 +46,17 @@ export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type Dec
 export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
 export type { ApprovalCheck } from './approval/approval-check';
-export { DEFAULT_CLAIM_LEASE_MS } from './approval/run-store';
+export { DEFAULT_CLAIM_LEASE_MS, checkRunStoreOptions } from './approval/run-store';
+export { keyProblem } from './approval/storable-key';
 export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
-export { RunConflictError, RunClaimError, type RunConflictProblem, type RunClaimProblem } from './approval/run-store-errors';
+export {
+  RunConflictError,
+  RunClaimError,
+  RunStoreError,
+  type RunConflictProblem,
+  type RunClaimProblem,
+  type RunStoreOperation,
+  type RunStoreProblem,
+} from './approval/run-store-errors';
 export { checkJournalResult } from './approval/journal-result';
 export { InMemoryRunStore } from './approval/in-memory-run-store';
