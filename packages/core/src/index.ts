@@ -17,10 +17,11 @@ export { compiledCheckRuntime, type CompiledInputCheck } from './validation/comp
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
+export type { ResultBlock, AudioBlock, ResourceBlock, ResourceLinkBlock } from './execution/result-blocks';
 export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
 export type { InputLimits } from './validation/plain-input';
 export type { WriteFailurePolicy } from './execution/schedule';
-export { consoleLogger, type ToolContext, type ToolLogger } from './context';
+export { consoleLogger, type ToolContext, type ToolLogger, type ToolLogLevel, type ToolClient, type ElicitationRequest, type ElicitationAnswer } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
 export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
