@@ -2,7 +2,7 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import type { ValidateFunction } from 'ajv/dist/2020';
+import type { CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { unreachedInstances, type FindUnreached, type HeldInstance } from './unreached-instances';
@@ -26,6 +26,8 @@ export interface InputContract {
   parameters: readonly ParameterBinding[];
   /** The full schema, when the definition sends a strict subset of it. */
   inputSchema?: Tool.InputSchema;
+  /** The schema's check compiled at build time; without it, Ajv compiles one on the first call. */
+  inputCheck?: CompiledInputCheck;
   instancePlan?: InstancePlan;
 }
 
@@ -37,7 +39,7 @@ type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: f
 /** What a tool's input goes through, made on its first call. */
 interface PreparedInput {
   schema: Tool.InputSchema;
-  check: ValidateFunction;
+  check: CompiledInputCheck;
   build: BuildInstance;
   /** The instances class-validator cannot reach (held by records or plain objects), when the plan can hold any. */
   unreached?: FindUnreached;
@@ -55,7 +57,7 @@ function prepare(tool: InputContract): PreparedInput {
     const unreached = unreachedInstances(tool.instancePlan);
     ready = {
       schema,
-      check: schemaCheck(schema),
+      check: tool.inputCheck ?? schemaCheck(schema),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
       ...(unreached && { unreached }),
       needsValidator: unreached !== undefined || !validatorFindsNothing(tool.inputClass, schema),
