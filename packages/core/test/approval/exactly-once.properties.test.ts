@@ -79,6 +79,11 @@ function needsApproval(spec: CallSpec, policy: ApprovalPolicy): boolean {
   return spec.tool === 'refund' && spec.amount !== 13 && policy === 'writes';
 }
 
+/** A simulated crash, as thrown or as the cause of the loop's typed store error (`RunStoreError`). */
+function crashed(error: unknown): boolean {
+  return error instanceof Crash || (error instanceof Error && error.cause !== undefined && crashed(error.cause));
+}
+
 /** One process: its own container, client and provider; it dies at its `crashAt`-th event. */
 class Process {
   private events = 0;
@@ -213,7 +218,7 @@ async function play(s: Scenario): Promise<Outcome> {
         result = streamed ? await overServerSentEvents(await streamResumeToolLoop(options), runId, events) : await resumeToolLoop(options);
       }
     } catch (error) {
-      if (!(error instanceof Crash)) throw error;
+      if (!crashed(error)) throw error;
       violations.push(...client.violations);
       // The dead process's claim lapses; whoever retries the request next may take the run over.
       now += LEASE_MS + 1;
