@@ -27,4 +27,7 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/|\\.pnpm/@electric-sql\\+pglite|@electric-sql/pglite/)'],
   testTimeout: 60_000,
+  // One fast-check seed per run, printed at the start; FC_SEED=<n> replays it (docs/testing.md).
+  globalSetup: '<rootDir>/jest/fast-check-seed.js',
+  setupFiles: ['<rootDir>/jest/fast-check.js'],
 };
