@@ -31,4 +31,7 @@ module.exports = {
   // The AI SDK (`ai`, `@ai-sdk/*`) is ESM-only too.
   transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/|\\.pnpm/@electric-sql\\+pglite|@electric-sql/pglite/|\\.pnpm/ai@|ai/dist/|\\.pnpm/@ai-sdk\\+|@ai-sdk/|\\.pnpm/zod@|zod/|\\.pnpm/@workflow\\+serde|@workflow/serde/|\\.pnpm/eventsource-parser@|eventsource-parser/|\\.pnpm/@standard-schema\\+spec|@standard-schema/spec/)'],
   testTimeout: 60_000,
+  // One fast-check seed per run, printed at the start; FC_SEED=<n> replays it (docs/testing.md).
+  globalSetup: '<rootDir>/jest/fast-check-seed.js',
+  setupFiles: ['<rootDir>/jest/fast-check.js'],
 };
