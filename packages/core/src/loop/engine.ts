@@ -224,6 +224,8 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
             turnIds.add(block.id);
           }
           const kept = storable(block);
+          // The API sends empty text blocks (before a tool_use, say) but refuses them in a request.
+          if (kept.block.type === 'text' && kept.block.text === '') return;
           blocks.push(kept.block);
           if (kept.block.type === 'tool_use') {
             if (kept.tooDeep) calls.add(kept.block, index, TOO_DEEP_MESSAGE);

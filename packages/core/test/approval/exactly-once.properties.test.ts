@@ -262,6 +262,9 @@ function checkRun(s: Scenario, outcome: Outcome): void {
   expect(answers.size).toBe(asked.length);
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
+    // An approved call is not answered as denied, and whatever is answered as done really ran.
+    if (decided[id]?.approve === true) expect(answer.content).not.toMatch(/^Denied/);
+    if (!answer.is_error) expect({ id, ran: ledger.includes(id) }).toEqual({ id, ran: true });
   }
   expect(messages[messages.length - 1]).toEqual({ role: 'assistant', content: [text('done')] });
 }
@@ -270,7 +273,7 @@ describe('exactly once across approval, crashes and resumes (property)', () => {
   it('runs every write at most once, never undecided, and answers every tool_use once in a valid transcript', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => checkRun(s, await play(s))),
-      { numRuns: 1000, seed: 1414 },
+      { numRuns: 1000 },
     );
     // Approval runs with eager reads were exercised, or the rule above would hold vacuously.
     expect(tally.eagerBeforeApproval).toBeGreaterThan(0);
@@ -296,7 +299,7 @@ describe('exactly once across approval, crashes and resumes (property)', () => {
           await server.close();
         }
       }),
-      { numRuns: 25, seed: 1415 },
+      { numRuns: 25 },
     );
   });
 });

@@ -177,6 +177,18 @@ describe.each(loops)('%s', (name, loop) => {
     expect(server.requests.map((r) => r.status)).toEqual([200, 200]);
   });
 
+  test('an empty text block of the model is not kept: the API gives them but refuses them back', async () => {
+    const replies = [message([text(''), toolUse('toolu_01', 'ler_estoque', { sku: 'X1' })], 'tool_use'), message([text(''), text('Há 3.')])];
+    const sent: Array<{ messages: MessageParam[] }> = [];
+    const responses = name === 'streamToolLoop' ? replies.map((r) => scriptedStreamEvents(r, { chunkChars: 4 }).filter((e) => e.type !== 'ping')) : replies;
+
+    const run = await loop({ client: rawClient(responses, sent), model: MODEL, prompt: 'X1?', tools: shop().tools });
+
+    expect(summary(run.messages)).toEqual(['user: text', 'assistant: tool_use(toolu_01)', 'user: tool_result(toolu_01)', 'assistant: text']);
+    expect(JSON.stringify(sent[1].messages)).not.toContain('"text":""');
+    expect(JSON.stringify(run.messages)).not.toContain('"text":""');
+  });
+
   test('stop_reason tool_use with no client call is an error, not a user message with content: []', async () => {
     const { server, client } = await scripted([turn('tool_use', text('Vou pesquisar.'), serverToolUse('srvtoolu_01', 'web_search', { query: 'frete' }))]);
 
