@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import * as path from 'node:path';
 import { scaffold, TargetError } from './scaffold';
 import { TEMPLATES, TEMPLATE_NAMES, isTemplateName, type TemplateName } from './templates';
 
@@ -65,7 +64,7 @@ export function main(argv: readonly string[], cwd = process.cwd()): number {
   }
   const { version } = require('../package.json') as { version: string };
   try {
-    const files = scaffold({ dir: path.resolve(cwd, args.dir), template: args.template, toolwrightVersion: version });
+    const files = scaffold({ dir: args.dir, cwd, template: args.template, toolwrightVersion: version });
     console.log(`create-toolwright: wrote ${args.dir} from the ${args.template} template (${files.length} files). Next:\n`);
     for (const command of [`cd ${args.dir}`, ...TEMPLATES[args.template].next]) console.log(`  ${command}`);
     console.log('\nWithout ANTHROPIC_API_KEY, npm start talks to a scripted model on this machine; with it, to Claude.');

@@ -14,8 +14,10 @@ export class TargetError extends Error {
 }
 
 export interface ScaffoldOptions {
-  /** The folder to create (or an empty one to fill). */
+  /** The folder to create (or an empty one to fill), as typed: messages show it so. */
   dir: string;
+  /** What a relative `dir` is relative to; the process's working directory by default. */
+  cwd?: string;
   template: TemplateName;
   /** The version of the `@toolwright/*` packages the project depends on: this package's own. */
   toolwrightVersion: string;
@@ -23,7 +25,7 @@ export interface ScaffoldOptions {
 
 /** Writes the project; returns the files written, relative to `dir`. */
 export function scaffold(options: ScaffoldOptions): string[] {
-  const dir = path.resolve(options.dir);
+  const dir = path.resolve(options.cwd ?? process.cwd(), options.dir);
   checkTarget(dir, options.dir);
   const values: Record<string, string> = { name: packageName(dir), toolwrightVersion: options.toolwrightVersion };
   const files = new Map<string, string>();
