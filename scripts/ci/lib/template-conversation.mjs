@@ -45,7 +45,9 @@ async function node() {
   try {
     const real = await output('node', ['dist/main.js', 'Where is order A-1002?'], { ...withoutKey, ANTHROPIC_API_KEY: 'sk-ci', ANTHROPIC_BASE_URL: api.url });
     expectThat(real.trim() === 'A-1002 was delivered.', 'with ANTHROPIC_API_KEY it talks to the API the SDK is configured for');
-    expectThat(api.requests[0].headers['x-api-key'] === 'sk-ci', 'the request carries the key');
+    // x-api-key, or (newer SDKs) authorization: Bearer.
+    const { 'x-api-key': apiKey, authorization } = api.requests[0].headers;
+    expectThat(apiKey === 'sk-ci' || authorization === 'Bearer sk-ci', 'the request carries the key');
     expectThat(JSON.stringify(api.requests[1].body.messages).includes('delivered'), 'the tool result reached the API');
   } finally {
     await api.close();
