@@ -104,6 +104,7 @@ class Process {
       return value;
     };
     return {
+      claimLeaseMs: store.claimLeaseMs,
       create: (state) => after(async () => {
         const stored = await store.create(state);
         created.runId = stored.state.runId;
@@ -112,6 +113,8 @@ class Process {
       load: (id) => after(() => store.load(id)),
       save: (state, revision) => after(() => store.save(state, revision)),
       claim: (id, options) => after(() => store.claim(id, options)),
+      renew: (id, revision) => after(() => store.renew(id, revision)),
+      release: (state, revision) => after(() => store.release(state, revision)),
       recordResult: (id, result) => after(() => store.recordResult(id, result)),
       journaledResult: (id, toolUseId) => after(() => store.journaledResult(id, toolUseId)),
       journaledResults: (id) => after(() => store.journaledResults(id)),
