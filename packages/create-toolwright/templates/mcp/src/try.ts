@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** What a desktop client does: launch the server, list its tools, call one (wrongly, then rightly). */
 const client = new Client({ name: 'try', version: '0.1.0' });
