@@ -167,6 +167,7 @@ export class ToolContainer<TAuth = unknown> {
         inputClass: entry.inputClass,
         parameters: entry.parameters,
         inputSchema: entry.inputSchema,
+        inputCheck: entry.inputCheck,
         instancePlan: entry.instancePlan,
         instance,
         method: entry.method,

@@ -12,6 +12,7 @@ export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
 
 export { schemaProblems } from './validation/schema-check';
+export { compiledCheckRuntime, type CompiledInputCheck } from './validation/compiled-check';
 
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
@@ -35,6 +36,7 @@ export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
 export type { RunnableToolsOptions } from './interop/runnable-tools';
+export { ToolCallScheduler, type ToolCallSchedulerOptions, type ScheduledCallOptions } from './interop/call-scheduler';
 export type { TelemetryOptions } from './interop/opentelemetry';
 export { toServerSentEvents } from './interop/server-sent-events';
 
@@ -46,8 +48,17 @@ export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type Dec
 export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
 export type { ApprovalCheck } from './approval/approval-check';
-export { DEFAULT_CLAIM_LEASE_MS } from './approval/run-store';
+export { DEFAULT_CLAIM_LEASE_MS, checkRunStoreOptions } from './approval/run-store';
+export { keyProblem } from './approval/storable-key';
 export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
-export { RunConflictError, RunClaimError, type RunConflictProblem, type RunClaimProblem } from './approval/run-store-errors';
+export {
+  RunConflictError,
+  RunClaimError,
+  RunStoreError,
+  type RunConflictProblem,
+  type RunClaimProblem,
+  type RunStoreOperation,
+  type RunStoreProblem,
+} from './approval/run-store-errors';
 export { checkJournalResult } from './approval/journal-result';
 export { InMemoryRunStore } from './approval/in-memory-run-store';

@@ -2,6 +2,7 @@ import type { ResultBlock } from './result-blocks';
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect, ToolOptions } from '../decorators/tool-options';
 import type { InstancePlan, ParameterBinding } from '../manifest/manifest.types';
+import type { CompiledInputCheck } from '../validation/compiled-check';
 
 /** A tool ready to be called: its manifest entry joined with the provider instance. */
 export interface RegisteredTool {
@@ -12,6 +13,7 @@ export interface RegisteredTool {
   parameters: readonly ParameterBinding[];
   /** The full schema the input is checked against, when `definition` sends a strict subset. */
   inputSchema?: Tool.InputSchema;
+  inputCheck?: CompiledInputCheck;
   instancePlan?: InstancePlan;
   instance: object;
   method: string;
