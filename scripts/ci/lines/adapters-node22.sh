@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 node22=(npx -y node@22.23.3)
-echo "adapters-node22: $("${node22[@]}" --version)"
+echo "== AI SDK adapter tests on Node $("${node22[@]}" --version)"
 results="${TMPDIR:-/tmp}/toolwright-adapters-node22.json"
 rm -f "$results"
 "${node22[@]}" node_modules/jest/bin/jest.js packages/ai-sdk --json --outputFile="$results"
