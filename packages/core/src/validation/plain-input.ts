@@ -145,7 +145,7 @@ function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): st
     }
     if (bytes > limits.maxInputBytes) return NESTED;
   }
-  return undefined;
+  return bytes > limits.maxInputBytes ? NESTED : undefined;
 }
 
 /** `items[3].name`: built only for a refusal, by walking up from where it happened. */
