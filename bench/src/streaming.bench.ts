@@ -5,6 +5,7 @@
 // last read ends, whichever is later, plus the write.
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import type { ContentBlock, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolContainer, runToolLoop, streamToolLoop } from '@toolwright/core';
@@ -94,21 +95,32 @@ const STRATEGIES: Array<[string, Strategy]> = [
     },
   ],
   ['runToolLoop (no streaming)', async ({ client, container }) => void (await runToolLoop({ client, model: MODEL, messages: prompt, tools: container }))],
-  ['SDK runner, stream: true', (env) => runner(env, false)],
-  ['SDK runner, runToolsEagerly', (env) => runner(env, true)],
+  [`SDK ${SDK_VERSION} runner, stream: true`, (env) => runner(env, 'after')],
+  [`SDK ${SDK_VERSION} runner, runToolsEagerly`, (env) => runner(env, 'eager')],
+  [`SDK ${SDK_VERSION} runner, runToolsEagerly + deferToolCall on writes`, (env) => runner(env, 'eager-reads')],
 ];
 
-async function runner({ client, container, onFirstText }: Parameters<Strategy>[0], eagerly: boolean): Promise<void> {
+/**
+ * The SDK's own tool runner on the container's tools: tools after the message, every call started
+ * as its block ends (`runToolsEagerly`), or that with each call that may write held until the
+ * message is done (`deferToolCall`), which is what streamToolLoop does.
+ */
+async function runner({ client, container, onFirstText }: Parameters<Strategy>[0], mode: 'after' | 'eager' | 'eager-reads'): Promise<void> {
   const run = client.beta.messages.toolRunner({
     model: MODEL,
     max_tokens: 1024,
     messages: prompt,
     tools: container.asRunnableTools(),
     stream: true,
-    runToolsEagerly: eagerly,
+    runToolsEagerly: mode !== 'after',
   });
   for await (const stream of run) {
     stream.on('text', onFirstText);
+    if (mode === 'eager-reads') {
+      stream.on('contentBlock', (block) => {
+        if (block.type === 'tool_use' && container.effectOf(block.name) !== 'read') run.deferToolCall(block);
+      });
+    }
     await stream.finalMessage();
   }
 }
@@ -158,8 +170,9 @@ async function main(): Promise<void> {
       markdownTable(['strategy', 'wall ms', '÷ limit', 'first text lag ms', 'reads started before the message ended'], rows),
       '',
       `Goal, streamToolLoop within 5% of the limit: **${eagerRatio <= 1.05 ? 'met' : 'not met'}** (${ratio(eagerRatio, 1)}). ` +
-        'The SDK runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ' +
-        'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way).',
+        `The SDK ${SDK_VERSION} runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ` +
+        'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way); ' +
+        'holding each write with `deferToolCall` from a `contentBlock` listener gives the order streamToolLoop keeps by default.',
     ].join('\n'),
   );
 }
