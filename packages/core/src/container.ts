@@ -6,7 +6,7 @@ import type {
   ToolSearchToolBm25_20251119,
   ToolSearchToolRegex20251119,
 } from '@anthropic-ai/sdk/resources/messages';
-import { consoleLogger, type ToolLogger } from './context';
+import { consoleLogger, type ToolClient, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
@@ -100,6 +100,8 @@ export interface CallOptions<TAuth = unknown> {
   /** Aborting it cancels the call: it does not start, or its `ctx.signal` aborts. */
   signal?: AbortSignal;
   onEvent?: (event: ToolEvent) => void;
+  /** What the caller's client can do for the tool (progress, log messages, elicitation): `ctx.progress`, `ctx.log`, `ctx.elicit`. */
+  client?: ToolClient;
 }
 
 /**
@@ -303,7 +305,7 @@ export class ToolContainer<TAuth = unknown> {
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
-    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name) };
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client };
     try {
       return await this.callUnlessCancelled(scheduled, { auth: options.auth, cancellation }, emit);
     } catch (error) {
@@ -379,7 +381,7 @@ export class ToolContainer<TAuth = unknown> {
   private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, scope: CallScope): CallResult | Promise<CallResult> {
     if (typeof call.id !== 'string') return answer(call, 'invalid_input', modelMessages.invalidId(call.id));
     if (!tool) return answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
-    return invokeTool(tool, call, this.invokeEnvs.get(tool)!, scope);
+    return invokeTool(tool, call, this.invokeEnvs.get(tool)!, call.client ? { ...scope, client: call.client } : scope);
   }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {

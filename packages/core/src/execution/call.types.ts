@@ -1,3 +1,4 @@
+import type { ResultBlock } from './result-blocks';
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect, ToolOptions } from '../decorators/tool-options';
 import type { InstancePlan, ParameterBinding } from '../manifest/manifest.types';
@@ -37,6 +38,8 @@ export interface CallResult {
   outcome: CallOutcome;
   /** What the method returned, on `ok`: surfaces with structured results (MCP) send it as is. */
   value?: unknown;
+  /** The result's blocks within the limits, as returned, when some have no Claude type (audio, resources): MCP sends these. */
+  blocks?: ResultBlock[];
 }
 
 /**

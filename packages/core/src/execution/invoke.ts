@@ -1,9 +1,9 @@
 import { validateInput } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
-import type { ToolContext, ToolLogger } from '../context';
+import type { ElicitationAnswer, ElicitationRequest, ToolClient, ToolContext, ToolLogLevel, ToolLogger } from '../context';
 import { isToolError } from './tool-error';
-import { capText, shapeResult, shapeToolErrorContent, type ResultLimits } from './result';
+import { capText, mcpBlocksOf, shapeResult, shapeToolErrorContent, type ResultLimits } from './result';
 import { modelMessages } from './messages';
 import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
@@ -30,6 +30,8 @@ export interface CallScope {
   auth: unknown;
   /** Cancelling the batch cancels this call. */
   cancellation: BatchCancellation;
+  /** The caller's client, when it has one (MCP). */
+  client?: ToolClient;
 }
 
 type Settled =
@@ -78,7 +80,7 @@ function afterValidation(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, s
 /** Guard and method with the call's `ToolContext`, within its timeout and the batch's signal. */
 function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, scope: CallScope, input: object): CallResult | Promise<CallResult> {
   const race = new CallRace(env, scope, performance.now() + env.timeoutMs, tool, call);
-  const ctx = env.needsContext ? new CallContext(call.id, tool.name, scope.auth, env.logger, race) : undefined;
+  const ctx = env.needsContext ? new CallContext(call.id, tool.name, scope.auth, env.logger, race, scope.client) : undefined;
   let work: Work;
   try {
     work = tool.options.guard ? guarded(tool, ctx!, race, env, scope, input) : callMethod(tool, ctx, input);
@@ -102,11 +104,18 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
       case 'cancelled':
         return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
       case 'threw':
-        if (isToolError(settled.error)) return answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+        if (isToolError(settled.error)) {
+          const failed = answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+          const blocks = mcpBlocksOf(settled.error.content, env.result);
+          if (blocks) failed.blocks = blocks;
+          return failed;
+        }
         return internalError(tool, call, env.logger, settled.error, 'method');
       case 'returned': {
         const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
         ok.value = settled.value;
+        const blocks = mcpBlocksOf(settled.value, env.result);
+        if (blocks) ok.blocks = blocks;
         return ok;
       }
     }
@@ -159,12 +168,36 @@ class CallContext implements ToolContext<unknown> {
     readonly auth: unknown,
     readonly logger: ToolLogger,
     race: CallRace,
+    client?: ToolClient,
   ) {
     this.#race = race;
+    this.#client = client;
+    const elicit = client?.elicit;
+    if (elicit) this.elicit = (request) => elicit.call(client, request);
   }
+
+  readonly #client: ToolClient | undefined;
+  readonly elicit?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
 
   get signal(): AbortSignal {
     return this.#race.signal();
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#quietly('progress', () => this.#client?.progress?.(progress, total, message));
+  }
+
+  log(level: ToolLogLevel, data: unknown): Promise<void> {
+    return this.#quietly('log', () => this.#client?.log?.(level, data));
+  }
+
+  /** A client that went away must not fail the call that tried to tell it something. */
+  async #quietly(what: string, send: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      this.logger.warn(`toolwright: ${this.toolName} (${echo(this.toolUseId)}): ctx.${what} could not reach the client:`, error);
+    }
   }
 }
 
