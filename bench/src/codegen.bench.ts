@@ -222,7 +222,7 @@ async function main(): Promise<void> {
         'of 5 fields (string with `@pattern`, number with `@minimum`/`@maximum`, literal union, optional boolean, nested object ' +
         `with a string array). Each contender runs in its own \`node\` process (start-up included); wall time in ms and peak RSS, median of ${ROUNDS} rounds.`,
       '',
-      `- **${CODEGEN}**: the CLI, \`--project tsconfig.json --out src/tools.generated.ts\` (schemas, lints, input classes, the module).`,
+      `- **${CODEGEN}**: the CLI, \`--project tsconfig.json --out src/tools.generated.ts\` (schemas, lints, input classes, compiled checks, both modules).`,
       `- **${FLOOR}**: the same ts-morph \`Project\`, reading every tool method's JSDoc and parameter types through the checker, no schema.`,
       `- **${TSJSG}**: \`createGenerator\` + one \`createSchema\` over all N options types (\`skipTypeCheck: true\`, its fastest setting).`,
       `- **${TSC_NOEMIT}**: the TypeScript compiler type-checking the same project (\`tsc --noEmit -p tsconfig.json\`), what any build of it pays.`,
