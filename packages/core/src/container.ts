@@ -14,7 +14,7 @@ import { invokeEnv, invokeTool, type CallScope, type InvokeEnv } from './executi
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
-import { answer, type CallResult, type RegisteredTool, type SkipReason, type ToolCall, type ToolEvent } from './execution/call.types';
+import { answer, type CallResult, type RegisteredTool, type SkipReason, type ToolCall, type ToolEvent, type TraceCarrier } from './execution/call.types';
 import { capText, type ResultLimits } from './execution/result';
 import { safeLogger } from './execution/safe-logger';
 import { duplicateId, readToolCalls } from './execution/tool-calls';
@@ -102,6 +102,11 @@ export interface CallOptions<TAuth = unknown> {
   onEvent?: (event: ToolEvent) => void;
   /** What the caller's client can do for the tool (progress, log messages, elicitation): `ctx.progress`, `ctx.log`, `ctx.elicit`. */
   client?: ToolClient;
+  /**
+   * The caller's W3C Trace Context (an MCP request's `_meta.traceparent` / `tracestate`): the
+   * call's `execute_tool` span continues that trace, read through OpenTelemetry's registered propagator.
+   */
+  traceContext?: TraceCarrier;
 }
 
 /**
@@ -306,7 +311,7 @@ export class ToolContainer<TAuth = unknown> {
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
-    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client };
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client, traceContext: options.traceContext };
     try {
       return await this.callUnlessCancelled(scheduled, { auth: options.auth, cancellation }, emit);
     } catch (error) {
@@ -362,7 +367,7 @@ export class ToolContainer<TAuth = unknown> {
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
     const answered = this.traced.live()
-      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
+      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description, parent: call.traceContext }, async () =>
           this.answerCall(call, tool, scope),
         )
       : Promise.resolve(this.answerCall(call, tool, scope));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Server, type AuthInfo, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool, type Transport } from '@modelcontextprotocol/server';
+import { Server, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, type AuthInfo, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool, type Transport } from '@modelcontextprotocol/server';
 import { consoleLogger, type ToolCall, type ToolContainer, type ToolDescription, type ToolEvent, type ToolLogger } from '@toolwright/core';
 import { McpApproval } from './approval-over-mcp';
 import { ArrivalOrder } from './arrival-order';
@@ -89,7 +89,7 @@ export class McpToolServer<TAuth = unknown> {
       const call = { id: callId(ctx), name, input };
       // An unknown tool may write, as on the Claude path: nobody knows its effect.
       this.running.set(server, this.callsRunning(server) + 1);
-      const done = order.admit(ctx, tool?.effect !== 'read', () => this.call(server, ctx, call, tool, _meta?.progressToken));
+      const done = order.admit(ctx, tool?.effect !== 'read', () => this.call(server, ctx, call, tool, _meta));
       const finished = () => void this.running.set(server, this.callsRunning(server) - 1);
       done.then(finished, finished);
       return done;
@@ -116,7 +116,7 @@ export class McpToolServer<TAuth = unknown> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
 
-  private async call(server: Server, ctx: ServerContext, call: ToolCall, tool: ToolDescription | undefined, progressToken: string | number | undefined) {
+  private async call(server: Server, ctx: ServerContext, call: ToolCall, tool: ToolDescription | undefined, meta: RequestMeta | undefined) {
     const authInfo = ctx.http?.authInfo;
     let auth: TAuth;
     try {
@@ -127,10 +127,20 @@ export class McpToolServer<TAuth = unknown> {
     }
     const verdict = await this.approval.decide(server, ctx, call, auth);
     if (!verdict.run) return verdict.result;
-    const client = clientOf(server, ctx, progressToken);
-    const answer = await this.tools.executeCall(call, { auth, signal: ctx.mcpReq.signal, onEvent: this.options.onEvent, client });
+    const client = clientOf(server, ctx, meta?.progressToken);
+    const answer = await this.tools.executeCall(call, { auth, signal: ctx.mcpReq.signal, onEvent: this.options.onEvent, client, traceContext: traceContextOf(meta) });
     return server.projectCallToolResult(toMcpResult(answer, tool?.outputSchema !== undefined), tool?.outputSchema);
   }
+}
+
+type RequestMeta = { progressToken?: string | number; [key: string]: unknown };
+
+/** The W3C Trace Context a request's `_meta` carries (SEP-414), for the call's span. */
+function traceContextOf(meta: RequestMeta | undefined): Record<string, string> | undefined {
+  const traceparent = meta?.[TRACEPARENT_META_KEY];
+  if (typeof traceparent !== 'string') return undefined;
+  const tracestate = meta?.[TRACESTATE_META_KEY];
+  return { traceparent, ...(typeof tracestate === 'string' && { tracestate }) };
 }
 
 function errorResult(text: string): CallToolResult {

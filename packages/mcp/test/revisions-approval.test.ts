@@ -54,6 +54,28 @@ describe.each([
     await client.close();
   });
 
+  it("hands the request's _meta traceparent to the call, so its execute_tool span continues the caller's trace", async () => {
+    const client = await connect(http.url, undefined);
+    const seen = jest.spyOn(tools, 'executeCall');
+    try {
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      await client.callTool({ name: 'probe_read', arguments: { label: `${revision}-traced`, ms: 0 }, _meta: { traceparent, tracestate: 'tw=1' } });
+      await client.callTool({ name: 'probe_read', arguments: { label: `${revision}-untraced`, ms: 0 } });
+      expect(seen.mock.calls.map(([, options]) => options?.traceContext)).toEqual([{ traceparent, tracestate: 'tw=1' }, undefined]);
+    } finally {
+      seen.mockRestore();
+      await client.close();
+    }
+  });
+
+  it('lists the tools in the same order on every request', async () => {
+    const client = await connect(http.url, undefined);
+    const names = async () => (await client.listTools()).tools.map((t) => t.name);
+    const first = await names();
+    for (let i = 0; i < 3; i++) expect(await names()).toEqual(first);
+    await client.close();
+  });
+
   it('runs a write that needs approval once the user accepts the form', async () => {
     const client = await connect(http.url, 'accept');
     const label = `${revision}-approved`;

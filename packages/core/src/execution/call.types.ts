@@ -86,3 +86,6 @@ export function answer(call: ToolCall, outcome: CallOutcome, content: ToolResult
   if (outcome !== 'ok') result.is_error = true;
   return { result, outcome };
 }
+
+/** W3C Trace Context fields of a caller, as its transport carried them (`traceparent`, `tracestate`). */
+export type TraceCarrier = Readonly<Record<string, string>>;

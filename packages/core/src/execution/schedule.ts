@@ -1,4 +1,4 @@
-import type { CallResult, SkipReason, ToolCall } from './call.types';
+import type { CallResult, SkipReason, ToolCall, TraceCarrier } from './call.types';
 import type { ToolClient } from '../context';
 
 /** What to do with the rest of a batch after a call that is or may be a write fails. */
@@ -9,6 +9,8 @@ export interface ScheduledCall extends ToolCall {
   mayWrite: boolean;
   /** The caller's client, for a call made on its own (`executeCall`). */
   client?: ToolClient;
+  /** The caller's trace context, for a call made on its own (`executeCall`). */
+  traceContext?: TraceCarrier;
 }
 
 export interface ScheduleOptions {

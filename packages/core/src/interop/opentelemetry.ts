@@ -1,5 +1,5 @@
 import type * as OTel from '@opentelemetry/api';
-import type { CallResult } from '../execution/call.types';
+import type { CallResult, TraceCarrier } from '../execution/call.types';
 
 /**
  * Spans of tool calls, when `@opentelemetry/api` is installed. The tracer is typed by shape, not
@@ -20,6 +20,8 @@ export interface TracedCall {
   id: string;
   input: unknown;
   description?: string;
+  /** The caller's trace: the span is its child instead of the active context's. */
+  parent?: TraceCarrier;
 }
 
 /** Runs one call, inside its span when tracing is on; resolves with what `run` resolves with. */
@@ -73,8 +75,10 @@ export function callTracing(options: TelemetryOptions | false | undefined): Call
   const live = options?.tracer ? () => true : sdkRegistered(otel);
   const traced = (call: TracedCall, run: () => Promise<CallResult>): Promise<CallResult> => {
     let span: OTel.Span;
+    let parent: OTel.Context;
     try {
-      span = tracer.startSpan(`execute_tool ${call.name}`, { kind: otel.SpanKind.INTERNAL, attributes: startAttributes(call, recordArguments) });
+      parent = call.parent ? otel.propagation.extract(otel.context.active(), call.parent) : otel.context.active();
+      span = tracer.startSpan(`execute_tool ${call.name}`, { kind: otel.SpanKind.INTERNAL, attributes: startAttributes(call, recordArguments) }, parent);
     } catch {
       return run();
     }
@@ -83,7 +87,7 @@ export function callTracing(options: TelemetryOptions | false | undefined): Call
     if (!span.isRecording() && span.spanContext().traceId === otel.INVALID_TRACEID) return run();
     let answered: Promise<CallResult>;
     try {
-      answered = otel.context.with(otel.trace.setSpan(otel.context.active(), span), run);
+      answered = otel.context.with(otel.trace.setSpan(parent, span), run);
     } catch (error) {
       finish(span, otel, undefined, recordResults);
       return Promise.reject(error);

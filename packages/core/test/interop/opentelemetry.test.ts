@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
-import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { Param, Tool, ToolContainer, ToolError, defineToolManifest, type ToolContainerOptions } from '@toolwright/core';
@@ -188,5 +189,30 @@ describe('execute_tool spans (OpenTelemetry GenAI semantic conventions)', () => 
     });
     await run;
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
+
+describe("a caller's trace context", () => {
+  it('continues the trace a traceparent names (an MCP request\'s _meta): the call\'s span is its child, the tool\'s spans the call\'s', async () => {
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const tools = new ToolContainer({ manifest, providers: [new InventoryTools()] });
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const caller = '00f067aa0ba902b7';
+      const result = await tools.executeCall({ id: 'toolu_t', name: 'stock', input: { sku: 'a' } }, { traceContext: { traceparent: `00-${traceId}-${caller}-01` } });
+      expect(result.result.is_error).toBeUndefined();
+      const spans = exporter.getFinishedSpans();
+      const call = spans.find((s) => s.name === 'execute_tool stock')!;
+      expect(call.spanContext().traceId).toBe(traceId);
+      expect(call.parentSpanContext?.spanId).toBe(caller);
+      expect(spans.find((s) => s.name === 'db a')!.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+
+      // Without one, the call starts a trace of its own (no context is active here).
+      exporter.reset();
+      await tools.executeCall({ id: 'toolu_u', name: 'stock', input: { sku: 'b' } });
+      expect(exporter.getFinishedSpans().find((s) => s.name === 'execute_tool stock')!.spanContext().traceId).not.toBe(traceId);
+    } finally {
+      propagation.disable();
+    }
   });
 });
