@@ -31,6 +31,7 @@ mkdir -p "$work/consumers" "$work/logs"
 started=$(date +%s)
 
 cp "$root/README.md" "$work/README.md"
+rm -rf "$work/docs" && cp -r "$root/docs" "$work/docs"
 if [ -n "${CONSUMERS_TARBALLS:-}" ]; then
   # Tarballs packed already (e.g. by release:pack): reuse them.
   mkdir -p "$work/.release" && cp "$CONSUMERS_TARBALLS"/toolwright-*.tgz "$work/.release/"

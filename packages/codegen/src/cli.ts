@@ -129,19 +129,29 @@ function report(result: GenerateResult, options: CliOptions, cwd: string): numbe
       console.log(`tools-codegen: ${out} is up to date (${result.tools.length} tools).`);
       return 0;
     }
-    console.error(`tools-codegen: ${out} is stale: ${staleReason(result)}; run tools-codegen and commit the result.`);
+    console.error(`tools-codegen: ${out} is stale: ${staleReason(result, cwd)}; run tools-codegen and commit the result.`);
     return 1;
   }
   console.log(`tools-codegen: ${result.written ? 'wrote' : 'unchanged'} ${out} (${result.tools.length} tools).`);
   return 0;
 }
 
-function staleReason(result: GenerateResult): string {
+function staleReason(result: GenerateResult, cwd: string): string {
   if (!fs.existsSync(result.outFile)) return 'the file does not exist';
-  const current = fs.readFileSync(result.outFile, 'utf8').split('\n');
-  const expected = result.code.split('\n');
+  const manifest = firstDifference(result.outFile, result.code);
+  if (manifest !== undefined) return `it differs from the generated code at line ${manifest}`;
+  const checks = path.relative(cwd, result.checksFile);
+  if (!fs.existsSync(result.checksFile)) return `its compiled checks ${checks} do not exist`;
+  return `its compiled checks ${checks} differ from the generated code at line ${firstDifference(result.checksFile, result.checksCode) ?? 1}`;
+}
+
+/** The first line (from 1) where `file` and `code` differ; `undefined` when they are the same. */
+function firstDifference(file: string, code: string): number | undefined {
+  const current = fs.readFileSync(file, 'utf8').split('\n');
+  const expected = code.split('\n');
   const line = expected.findIndex((text, i) => current[i] !== text);
-  return `it differs from the generated code at line ${(line === -1 ? expected.length : line) + 1}`;
+  if (line !== -1) return line + 1;
+  return current.length === expected.length ? undefined : expected.length + 1;
 }
 
 /** One line, the path relative to where the command ran. */

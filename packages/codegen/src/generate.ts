@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileSystemRefreshResult, Project, type SourceFile, type ts } from 'ts-morph';
 import { emitModule } from './emit/emit-module';
+import { checksFileFor, emitChecks } from './emit/emit-checks';
 import { Diagnostics, type Diagnostic } from './lint/diagnostic';
 import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
@@ -38,9 +39,13 @@ export interface GenerateResult {
   /** The module's source; written only when there are no errors. */
   code: string;
   outFile: string;
-  /** Whether the file on disk already had exactly this content. */
+  /** The source of the module of compiled input checks the manifest module imports; written with it. */
+  checksCode: string;
+  /** Where that module goes: beside `outFile` (`tools.generated.checks.ts`). */
+  checksFile: string;
+  /** Whether both files on disk already had exactly this content. */
   upToDate: boolean;
-  /** Whether this run wrote the file (not on errors, not with `write: false`, not when up to date). */
+  /** Whether this run wrote the files (not on errors, not with `write: false`, not when up to date). */
   written: boolean;
   /** The extension the generated imports carry. */
   importExtension: ImportExtension;
@@ -78,14 +83,15 @@ interface ProjectShape {
 export class Generator {
   readonly project: Project;
   readonly outFile: string;
+  readonly checksFile: string;
   readonly config: ProjectConfig;
   readonly importExtension: ImportExtension;
   private readonly tsconfig: string;
   /** By file path. */
   private built = new Map<string, BuiltFile>();
   private shape: ProjectShape | undefined;
-  /** The module as this generator last wrote it. */
-  private written: { code: string; stamp: string } | undefined;
+  /** Each module as this generator last wrote it, by path. */
+  private readonly written = new Map<string, { code: string; stamp: string }>();
 
   /**
    * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
@@ -95,22 +101,23 @@ export class Generator {
     this.config = readProjectConfig(options.project);
     this.tsconfig = this.config.tsconfig;
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
+    this.checksFile = checksFileFor(this.outFile);
     this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
     // The tsconfig parsed above, not again by ts-morph: the same options and files, read once.
     this.project = new Project({ compilerOptions: this.config.options, skipFileDependencyResolution: true });
     for (const file of this.config.fileNames) this.project.addSourceFileAtPathIfExists(file);
   }
 
-  /** The project's own source files, without declarations and without the generated module. */
+  /** The project's own source files, without declarations and without the generated modules. */
   sourceFiles(): SourceFile[] {
     return this.projectFiles().filter((f) => !f.isDeclarationFile());
   }
 
-  /** The files the tsconfig selects, its own declaration files included, without the generated module. */
+  /** The files the tsconfig selects, its own declaration files included, without the generated modules. */
   private projectFiles(): SourceFile[] {
     return this.project
       .getSourceFiles()
-      .filter((f) => !f.isInNodeModules() && path.resolve(f.getFilePath()) !== this.outFile)
+      .filter((f) => !f.isInNodeModules() && !this.isGenerated(path.resolve(f.getFilePath())))
       .sort((a, b) => a.getFilePath().localeCompare(b.getFilePath()));
   }
 
@@ -123,7 +130,7 @@ export class Generator {
   refresh(files?: readonly string[]): string[] {
     const { fileNames } = readProjectConfig(this.tsconfig);
     const changed: string[] = [];
-    const wanted = files && [...new Set(files.map((f) => path.resolve(f)))].filter((f) => f !== this.outFile);
+    const wanted = files && [...new Set(files.map((f) => path.resolve(f)))].filter((f) => !this.isGenerated(f));
     const candidates = wanted ? wanted.flatMap((f) => this.project.getSourceFile(f) ?? []) : this.projectFiles();
     for (const file of candidates) {
       // A deleted file is forgotten by the refresh: its path is read first.
@@ -172,13 +179,18 @@ export class Generator {
     this.built = built;
     if (found === 0) this.reportNoTools(diagnostics);
     this.reportCycles(tools, diagnostics);
-    const code = emitModule(tools, this.outFile, this.importExtension);
-    const upToDate = this.moduleOnDiskIs(code);
+    const code = emitModule(tools, this.outFile, this.checksFile, this.importExtension);
+    // Only a module that will be written is worth compiling checks for; `--check` compares them too.
+    const checksCode = diagnostics.errorCount === 0 ? emitChecks(tools) : '';
+    const stale = [[this.outFile, code], [this.checksFile, checksCode]].filter(([file, text]) => !this.moduleOnDiskIs(file, text));
+    const upToDate = stale.length === 0;
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
-    if (canWrite && !upToDate) {
-      fs.mkdirSync(path.dirname(this.outFile), { recursive: true });
-      fs.writeFileSync(this.outFile, code);
-      if (this.reuse) this.written = { code, stamp: stampOf(fs.statSync(this.outFile)) };
+    if (canWrite) {
+      for (const [file, text] of stale) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, text);
+        if (this.reuse) this.written.set(file, { code: text, stamp: stampOf(fs.statSync(file)) });
+      }
     }
     if (canWrite && this.options.json) {
       const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
@@ -189,21 +201,29 @@ export class Generator {
       diagnostics: diagnostics.all,
       code,
       outFile: this.outFile,
+      checksCode,
+      checksFile: this.checksFile,
       upToDate,
       written: canWrite && !upToDate,
       importExtension: this.importExtension,
     };
   }
 
+  /** The manifest module or its checks module: written by the generator, never read as the user's code. */
+  private isGenerated(file: string): boolean {
+    return file === this.outFile || file === this.checksFile;
+  }
+
   /**
-   * Whether the module on disk holds exactly `code`. The file this generator wrote last, still
-   * as it left it (same size and modification time), is not read back.
+   * Whether `file` on disk holds exactly `code`. A file this generator wrote last, still as it
+   * left it (same size and modification time), is not read back.
    */
-  private moduleOnDiskIs(code: string): boolean {
-    const stat = fs.statSync(this.outFile, { throwIfNoEntry: false });
+  private moduleOnDiskIs(file: string, code: string): boolean {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
     if (!stat || stat.size !== Buffer.byteLength(code)) return false;
-    if (this.written?.stamp === stampOf(stat)) return this.written.code === code;
-    return fs.readFileSync(this.outFile, 'utf8') === code;
+    const written = this.written.get(file);
+    if (written?.stamp === stampOf(stat)) return written.code === code;
+    return fs.readFileSync(file, 'utf8') === code;
   }
 
   /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */

@@ -40,7 +40,7 @@ const SOURCE_FILE = /\.[cm]?tsx?$/;
 export function watchProject(options: GenerateOptions, events: WatchEvents): WatchHandle {
   const generator = new Generator(options);
   events.onRun(generator.run(), []);
-  const ignored = new Set([generator.outFile, ...(options.json ? [path.resolve(options.json)] : [])]);
+  const ignored = new Set([generator.outFile, generator.checksFile, ...(options.json ? [path.resolve(options.json)] : [])]);
   const skippedRoots = [generator.config.options.outDir, generator.config.options.declarationDir]
     .filter((d): d is string => d !== undefined)
     .map((d) => path.resolve(d));

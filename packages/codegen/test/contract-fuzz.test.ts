@@ -22,6 +22,7 @@ const DEFAULTS: Record<string, Record<string, unknown>> = {
   contract_create_order: { keep: 20 },
   contract_schedule: { limit: 10 },
   contract_reserve: {},
+  contract_file_category: {},
 };
 
 /** Coupons the custom constraint accepts and near misses, so both of its verdicts occur. */
@@ -121,6 +122,7 @@ describe('differential fuzz: the input_schema is the contract, the run time enfo
     { tool: 'contract_create_order', method: 'createOrder', dtoParameter: 'input', names: undefined },
     { tool: 'contract_schedule', method: 'schedule', dtoParameter: undefined, names: ['text', 'at', 'level', 'kind', 'ref', 'price', 'scores', 'address', 'limit'] },
     { tool: 'contract_reserve', method: 'reserve', dtoParameter: undefined, names: ['code', 'units', 'until'] },
+    { tool: 'contract_file_category', method: 'fileCategory', dtoParameter: 'input', names: undefined },
   ];
 
   it.each(cases)('$tool', async ({ tool, method, dtoParameter, names }) => {
@@ -161,6 +163,7 @@ describe('differential fuzz: the input_schema is the contract, the run time enfo
           : call.args[0];
         expect(difference(input, got, '(input)', DEFAULTS[tool])).toBeUndefined();
         if (tool === 'contract_create_order') expectInstances(got as Record<string, unknown>, dto);
+        if (tool === 'contract_file_category') expectCategories(got as Record<string, unknown>, dto);
       }),
       { numRuns: RUNS, seed: 20_261_201 },
     );
@@ -183,4 +186,20 @@ function expectInstances(got: Record<string, unknown>, dto: typeof import('./__f
   for (const line of got.lines as unknown[]) expect(line).toBeInstanceOf(dto.LineDto);
   if (got.billing !== undefined && got.billing !== null) expect(got.billing).toBeInstanceOf(dto.AddressDto);
   if (got.attributes !== undefined) expect(Object.getPrototypeOf(got.attributes)).toBeNull();
+}
+
+/** A recursive DTO: every category, at every depth, under `children` or in `links`, is a CategoryDto. */
+function expectCategories(got: Record<string, unknown>, dto: typeof import('./__fixtures__/contract/src/contract.dto')): void {
+  expect(got).toBeInstanceOf(dto.FileCategoryDto);
+  const visit = (category: unknown): void => {
+    expect(category).toBeInstanceOf(dto.CategoryDto);
+    const { children, links } = category as { children?: unknown[]; links?: Record<string, unknown> };
+    for (const child of children ?? []) visit(child);
+    if (links !== undefined) {
+      expect(Object.getPrototypeOf(links)).toBeNull();
+      for (const key of Object.keys(links)) visit(links[key]);
+    }
+  };
+  visit(got.category);
+  if (got.under !== undefined && got.under !== null) visit(got.under);
 }

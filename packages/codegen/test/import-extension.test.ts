@@ -185,6 +185,7 @@ describe('the extension rule is what makes it compile', () => {
     expect(typeErrors(dir)).toEqual([
       expect.stringMatching(/^src\/tools\.generated\.ts:\d+ TS2307: Cannot find module '\.\/clock\.tools'/),
       expect.stringMatching(/^src\/tools\.generated\.ts:\d+ TS2307: Cannot find module '\.\/dto\/note\.input'/),
+      expect.stringMatching(/^src\/tools\.generated\.ts:\d+ TS2307: Cannot find module '\.\/tools\.generated\.checks'/),
     ]);
   });
 

@@ -6,7 +6,7 @@ import type {
   ToolSearchToolBm25_20251119,
   ToolSearchToolRegex20251119,
 } from '@anthropic-ai/sdk/resources/messages';
-import { consoleLogger, type ToolLogger } from './context';
+import { consoleLogger, type ToolClient, type ToolLogger } from './context';
 import { bindManifest } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
@@ -100,6 +100,8 @@ export interface CallOptions<TAuth = unknown> {
   /** Aborting it cancels the call: it does not start, or its `ctx.signal` aborts. */
   signal?: AbortSignal;
   onEvent?: (event: ToolEvent) => void;
+  /** What the caller's client can do for the tool (progress, log messages, elicitation): `ctx.progress`, `ctx.log`, `ctx.elicit`. */
+  client?: ToolClient;
 }
 
 /**
@@ -165,6 +167,7 @@ export class ToolContainer<TAuth = unknown> {
         inputClass: entry.inputClass,
         parameters: entry.parameters,
         inputSchema: entry.inputSchema,
+        inputCheck: entry.inputCheck,
         instancePlan: entry.instancePlan,
         instance,
         method: entry.method,
@@ -291,7 +294,7 @@ export class ToolContainer<TAuth = unknown> {
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
-    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name) };
+    const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client };
     try {
       return await this.callUnlessCancelled(scheduled, options.auth, cancellation, emit);
     } catch (error) {
@@ -367,6 +370,7 @@ export class ToolContainer<TAuth = unknown> {
     if (!tool) return Promise.resolve(answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
     return invokeTool(tool, call, {
       auth,
+      client: call.client,
       cancellation,
       logger: this.logger,
       timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,

@@ -12,14 +12,16 @@ export { TOOL_NAME_PATTERN, deriveToolName } from './manifest/tool-name';
 export type { ToolManifest, ToolManifestEntry, ParameterBinding, Class, InstancePlan, ShapePlan, ValuePlan } from './manifest/manifest.types';
 
 export { schemaProblems } from './validation/schema-check';
+export { compiledCheckRuntime, type CompiledInputCheck } from './validation/compiled-check';
 
 export { ToolContainer } from './container';
 export type { ToolContainerOptions, ToolSearchKind, ExecuteOptions, ExecutionDefaults, AssistantContentBlock, ToolReply, CallOptions, ToolDescription } from './container';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
+export type { ResultBlock, AudioBlock, ResourceBlock, ResourceLinkBlock } from './execution/result-blocks';
 export type { ToolEvent, CallOutcome, CallResult, ToolCall, SkipReason } from './execution/call.types';
 export type { InputLimits } from './validation/plain-input';
 export type { WriteFailurePolicy } from './execution/schedule';
-export { consoleLogger, type ToolContext, type ToolLogger } from './context';
+export { consoleLogger, type ToolContext, type ToolLogger, type ToolLogLevel, type ToolClient, type ElicitationRequest, type ElicitationAnswer } from './context';
 
 export { runToolLoop } from './loop/run-tool-loop';
 export { streamToolLoop, type ToolStream } from './loop/stream-tool-loop';
@@ -45,8 +47,17 @@ export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type Dec
 export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
 export type { ApprovalCheck } from './approval/approval-check';
-export { DEFAULT_CLAIM_LEASE_MS } from './approval/run-store';
+export { DEFAULT_CLAIM_LEASE_MS, checkRunStoreOptions } from './approval/run-store';
+export { keyProblem } from './approval/storable-key';
 export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
-export { RunConflictError, RunClaimError, type RunConflictProblem, type RunClaimProblem } from './approval/run-store-errors';
+export {
+  RunConflictError,
+  RunClaimError,
+  RunStoreError,
+  type RunConflictProblem,
+  type RunClaimProblem,
+  type RunStoreOperation,
+  type RunStoreProblem,
+} from './approval/run-store-errors';
 export { checkJournalResult } from './approval/journal-result';
 export { InMemoryRunStore } from './approval/in-memory-run-store';

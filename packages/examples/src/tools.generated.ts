@@ -3,6 +3,7 @@
 
 import { defineToolManifest } from '@toolwright/core';
 import { OrdersTools } from './orders/orders.tools';
+import { check0, check1 } from './tools.generated.checks';
 
 export class BuscarPedidoInput {
   numero!: string;
@@ -48,6 +49,7 @@ export const toolManifest = defineToolManifest([
       },
       required: ['status', 'previsao'],
     },
+    inputCheck: check0,
   },
   {
     provider: OrdersTools,
@@ -83,5 +85,6 @@ export const toolManifest = defineToolManifest([
       },
       required: ['numero', 'status', 'canceladoPor'],
     },
+    inputCheck: check1,
   },
 ]);

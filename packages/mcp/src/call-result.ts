@@ -1,7 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CallResult, ToolResultContentBlock } from '@toolwright/core';
-
-type McpContent = CallToolResult['content'][number];
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
+import type { CallResult, ResultBlock } from '@toolwright/core';
 
 /**
  * A container answer as a `tools/call` result. Failures are results with `isError: true` and
@@ -11,7 +9,7 @@ type McpContent = CallToolResult['content'][number];
  * client would reject a success without `structuredContent`.
  */
 export function toMcpResult(answer: CallResult, hasOutputSchema: boolean): CallToolResult {
-  const content = toMcpContent(answer.result.content);
+  const content = answer.blocks ? answer.blocks.map(toMcpBlock) : toMcpContent(answer.result.content);
   if (answer.outcome !== 'ok') return { content, isError: true };
   const structured = structuredContentOf(answer);
   if (structured) return { content, structuredContent: structured };
@@ -26,15 +24,35 @@ function structuredContentOf(answer: CallResult): Record<string, unknown> | unde
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-function toMcpContent(content: CallResult['result']['content']): McpContent[] {
+function toMcpContent(content: CallResult['result']['content']): ContentBlock[] {
   if (content === undefined) return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return (content as ToolResultContentBlock[]).map(toMcpBlock);
+  return content.map(toMcpBlock);
 }
 
-function toMcpBlock(block: ToolResultContentBlock): McpContent {
-  if (block.type === 'text') return { type: 'text', text: block.text };
-  if (block.type === 'image' && block.source.type === 'base64') return { type: 'image', data: block.source.data, mimeType: block.source.media_type };
-  // MCP has no document or search-result block: they travel as their JSON, which a client can still read.
+function toMcpBlock(block: ResultBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+      if (block.source.type === 'base64') return { type: 'image', data: block.source.data, mimeType: block.source.media_type };
+      break;
+    case 'audio':
+      return { type: 'audio', data: block.source.data, mimeType: block.source.media_type };
+    case 'resource': {
+      const mimeType = block.media_type !== undefined ? { mimeType: block.media_type } : {};
+      const resource = block.text !== undefined ? { uri: block.uri, ...mimeType, text: block.text } : { uri: block.uri, ...mimeType, blob: block.data! };
+      return { type: 'resource', resource };
+    }
+    case 'resource_link': {
+      const { uri, name, title, description, media_type } = block;
+      return { type: 'resource_link', uri, name, ...(title !== undefined && { title }), ...(description !== undefined && { description }), ...(media_type !== undefined && { mimeType: media_type }) };
+    }
+    case 'document':
+      if (block.source.type === 'text') return { type: 'resource', resource: { uri: `toolwright:document/${block.title ?? 'text'}`, mimeType: 'text/plain', text: block.source.data } };
+      if (block.source.type === 'base64') return { type: 'resource', resource: { uri: `toolwright:document/${block.title ?? 'document'}`, mimeType: block.source.media_type, blob: block.source.data } };
+      break;
+  }
+  // A search result, or an image or document by URL or file id: MCP has no such block, so it travels as its JSON.
   return { type: 'text', text: JSON.stringify(block) };
 }

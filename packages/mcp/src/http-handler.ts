@@ -1,136 +1,189 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  OAuthError,
+  OAuthErrorCode,
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  isInitializeRequest,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  oauthMetadataResponse,
+  validateHostHeader,
+  validateOriginHeader,
+  verifyBearerToken,
+  type AuthInfo,
+  type AuthMetadataOptions,
+  type OAuthTokenVerifier,
+} from '@modelcontextprotocol/server';
+import { consoleLogger, type ToolLogger } from '@toolwright/core';
 import type { McpToolServer } from './create-mcp-server';
+import { principalOf } from './principal';
+import { LegacySessions } from './http/legacy-sessions';
+import { readBody } from './http/read-body';
+import { rpcError, sendResponse, toWebRequest } from './http/web-exchange';
 
 export interface McpHttpOptions {
   /**
-   * `'stateful'` (default): `initialize` opens a session (`Mcp-Session-Id`) that keeps its call
-   * order across requests. `'stateless'`: every request is a session of its own, for servers
-   * behind a load balancer without affinity.
+   * For 2025-11-25 clients. `'stateful'` (default): `initialize` opens a session
+   * (`Mcp-Session-Id`) that keeps its call order across requests. `'stateless'`: every request
+   * is a session of its own, for servers behind a load balancer without affinity. 2026-07-28
+   * has no sessions: its calls keep their order per principal.
    */
   sessions?: 'stateful' | 'stateless';
   /**
-   * Checks `Authorization: Bearer <token>`; what it returns is the call's `authInfo`. A token it
-   * rejects is answered 401. A request without a token goes on without `authInfo` (guards
-   * decide), unless `requireAuth` is set. A `req.auth` set by earlier middleware is kept.
+   * Checks `Authorization: Bearer <token>` with the official SDK's `verifyBearerToken` (a token
+   * without an expiry is refused); what it returns is the call's `authInfo`. A refused token is
+   * answered 401 `invalid_token`; the verifier's error goes to `logger` only. A request without
+   * a token goes on without `authInfo` (guards decide), unless `requireAuth` is set. A `req.auth`
+   * set by earlier middleware is kept.
    */
   verifier?: OAuthTokenVerifier;
   requireAuth?: boolean;
-  /** A stateful session without a request for this long is closed; its id then gets 404. Default 30 minutes. */
+  /**
+   * The OAuth protected-resource metadata (RFC 9728) of this server: served at
+   * `/.well-known/oauth-protected-resource<path>` (and the authorization server's metadata at
+   * `/.well-known/oauth-authorization-server`) when those paths reach this handler, and named in
+   * every 401's `WWW-Authenticate: Bearer resource_metadata=...`.
+   */
+  resourceMetadata?: AuthMetadataOptions;
+  /**
+   * Host names (no port) a request's `Host` may name; anything else is answered 403 (DNS
+   * rebinding). Default: the loopback names (`localhost`, `127.0.0.1`, `[::1]`). Behind a proxy
+   * or on a public name, list the names clients use.
+   */
+  allowedHosts?: string[];
+  /** Host names a browser `Origin` may have; a request without `Origin` (not a browser) passes. Default: the loopback names. */
+  allowedOrigins?: string[];
+  /** The largest request body read, in bytes; a larger one is answered 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A 2025-11-25 session with no request open and no call running for this long is closed; its id then gets 404. Default 30 minutes. */
   idleTimeoutMs?: number;
+  /**
+   * Who a request speaks for, to bind sessions to: by default the verified token's client id and
+   * subject. A server whose middleware authenticates (and sets one shared `req.auth`) passes its own.
+   */
+  principal?: (authInfo: AuthInfo | undefined, req: IncomingMessage) => string;
+  /** Where refused tokens and broken connections are reported; stderr by default. */
+  logger?: ToolLogger;
 }
 
-/** A Node `(req, res)` handler, also an Express or Nest handler; `req.body` is used when already parsed. */
+/** A Node `(req, res)` handler, also an Express or Nest handler; `req.body` is used when already parsed. It never rejects. */
 export interface McpHttpHandler {
   (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse): Promise<void>;
   /** Closes every open session. */
   close(): Promise<void>;
 }
 
-/** Streamable HTTP for `server`: mount it on every method of one path (`app.all('/mcp', ...)`). */
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/**
+ * Streamable HTTP for `server`, both revisions on one endpoint: mount it on every method of one
+ * path (`app.all('/mcp', ...)`). Each request passes, in order: Host and Origin checks (403),
+ * the OAuth metadata routes, the bearer token (401), the body limit (413); then the SDK routes
+ * it to 2026-07-28 (`createMcpHandler`) or 2025-11-25 (this handler's sessions).
+ */
 export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptions = {}): McpHttpHandler {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const idleTimers = new Map<string, NodeJS.Timeout>();
-  const stateless = options.sessions === 'stateless';
-  const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
-  // A client that goes away without DELETE would otherwise keep its session in memory forever.
-  const touch = (id: string, transport: StreamableHTTPServerTransport) => {
-    clearTimeout(idleTimers.get(id));
-    idleTimers.set(id, setTimeout(() => void transport.close(), idleTimeoutMs).unref());
-  };
-  const forget = (id: string) => {
-    sessions.delete(id);
-    clearTimeout(idleTimers.get(id));
-    idleTimers.delete(id);
+  const logger = options.logger ?? consoleLogger;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  if (!Number.isInteger(maxBody) || maxBody < 1) throw new RangeError(`mcpHttpHandler: maxBodyBytes must be a positive integer, got ${maxBody}.`);
+  const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
+  const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
+  const resourceMetadataUrl = options.resourceMetadata && getOAuthProtectedResourceMetadataUrl(options.resourceMetadata.resourceServerUrl);
+  const principalOfRequest = options.principal ?? ((authInfo: AuthInfo | undefined) => principalOf(authInfo));
+  const onerror = (error: unknown) => logger.warn('toolwright mcp: the MCP SDK reported:', error instanceof Error ? error.message : error);
+  const modern = createMcpHandler(server.factory, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
+  const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
+  const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000);
+
+  const serve = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
+    const host = validateHostHeader(req.headers.host, allowedHosts);
+    if (!host.ok) return rpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed (allowedHosts).`);
+    const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
+    if (!origin.ok) return rpcError(res, 403, -32000, 'Forbidden: this Origin is not allowed (allowedOrigins).');
+
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (options.resourceMetadata && url.pathname.startsWith('/.well-known/')) {
+      const metadata = oauthMetadataResponse(toWebRequest(req, url, undefined, controller.signal), options.resourceMetadata);
+      if (metadata) return sendResponse(res, metadata, onerror);
+    }
+
+    let authInfo = req.auth;
+    if (!authInfo && options.verifier) {
+      const header = req.headers.authorization;
+      if (header || options.requireAuth) {
+        try {
+          authInfo = await verifyBearerToken(header, { verifier: options.verifier, resourceMetadataUrl });
+        } catch (error) {
+          // The verifier's words (a connection string, a stack) are for the operator, never the client.
+          logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);
+          const refused = new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token');
+          return sendResponse(res, bearerAuthChallengeResponse(refused, { resourceMetadataUrl }), onerror);
+        }
+      }
+    }
+
+    let body: string | undefined;
+    let parsed = req.body;
+    if (req.method === 'POST' && parsed === undefined) {
+      const read = await readBody(req, maxBody);
+      if (read.kind === 'gone') return void res.destroy();
+      if (read.kind === 'too_large') {
+        rpcError(res, 413, -32000, `Request body too large: at most ${maxBody} bytes.`, { connection: 'close' });
+        return;
+      }
+      body = read.body.toString('utf8');
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    const request = toWebRequest(req, url, parsed === undefined ? body : JSON.stringify(parsed), controller.signal);
+    const principal = principalOfRequest(authInfo, req);
+
+    if (!(await isLegacyRequest(request.clone(), parsed, { maxRequestBodySize: maxBody }))) {
+      return sendResponse(res, await modern.fetch(request, { authInfo, parsedBody: parsed }), onerror);
+    }
+    if (options.sessions === 'stateless') return sendResponse(res, await stateless(request, { authInfo, parsedBody: parsed }), onerror);
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = sessions.find(id, principal);
+      if (!session) return rpcError(res, 404, -32001, 'Session not found; send initialize again without Mcp-Session-Id.');
+      // A GET is the standing stream for server messages, not a request: it does not keep the session from idling.
+      if (req.method === 'GET') return sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
+      session.enter();
+      try {
+        await sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
+      } finally {
+        session.leave();
+      }
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
+      return rpcError(res, 400, -32000, 'No Mcp-Session-Id: start with an initialize request, then send its Mcp-Session-Id on every request.');
+    }
+    return sendResponse(res, await sessions.open(request, principal, authInfo, parsed), onerror);
   };
 
   const handler = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
-    if (!(await authenticate(req, res, options))) return;
-    if (stateless) {
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      const session = await server.connect(transport);
-      res.on('close', () => void session.close());
-      await transport.handleRequest(req, res, req.body);
-      return;
+    try {
+      await serve(req, res);
+    } catch (error) {
+      // Whatever broke, the process keeps serving: answer if nothing was sent yet, else drop the connection.
+      logger.error('toolwright mcp: a request failed unexpectedly:', error);
+      if (!res.headersSent && !res.destroyed) rpcError(res, 500, -32603, 'Internal error.');
+      else res.destroy();
     }
-    const id = req.headers['mcp-session-id'];
-    if (typeof id === 'string') {
-      const transport = sessions.get(id);
-      if (!transport) return rpcError(res, 404, -32001, `Session ${id} not found; send initialize again without Mcp-Session-Id.`);
-      touch(id, transport);
-      return transport.handleRequest(req, res, req.body);
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(req.body ?? (await readJson(req)))) {
-      return rpcError(res, 400, -32000, 'No Mcp-Session-Id: start with an initialize request, then send its Mcp-Session-Id on every request.');
-    }
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, transport);
-        touch(sessionId, transport);
-      },
-      onsessionclosed: forget,
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) forget(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
   };
 
   return Object.assign(handler, {
     close: async () => {
-      const open = [...sessions.entries()];
-      for (const [id] of open) forget(id);
-      await Promise.all(open.map(([, t]) => t.close()));
+      await Promise.all([sessions.close(), modern.close()]);
     },
   });
-}
-
-/** The body read once and kept on `req.body`, for the transport to reuse. */
-async function readJson(req: IncomingMessage & { body?: unknown }): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    req.body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    req.body = undefined;
-  }
-  return req.body;
-}
-
-async function authenticate(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, options: McpHttpOptions): Promise<boolean> {
-  if (req.auth || !options.verifier) return true;
-  const header = req.headers.authorization;
-  const token = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
-  if (!token) {
-    if (!options.requireAuth) return true;
-    unauthorized(res, 'invalid_request', 'send Authorization: Bearer <token>');
-    return false;
-  }
-  try {
-    const info = await options.verifier.verifyAccessToken(token);
-    if (info.expiresAt !== undefined && info.expiresAt < Date.now() / 1000) {
-      unauthorized(res, 'invalid_token', 'the token has expired');
-      return false;
-    }
-    req.auth = info;
-    return true;
-  } catch (error) {
-    unauthorized(res, 'invalid_token', error instanceof Error ? error.message : 'the token was rejected');
-    return false;
-  }
-}
-
-function unauthorized(res: ServerResponse, code: string, description: string): void {
-  res.setHeader('WWW-Authenticate', `Bearer error="${code}", error_description="${description.replace(/["\\]/g, '')}"`);
-  rpcError(res, 401, -32001, `Unauthorized: ${description}.`);
-}
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -1,4 +1,4 @@
 export { createMcpServer, McpToolServer, type McpServerOptions } from './create-mcp-server';
 export { serveStdio } from './serve-stdio';
 export { mcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler';
-export type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+export type { AuthInfo, AuthMetadataOptions, OAuthTokenVerifier } from '@modelcontextprotocol/server';

@@ -1,4 +1,4 @@
-import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolDescription } from '@toolwright/core';
 
 /**

@@ -30,7 +30,8 @@ export function mcpController(options: ToolsMcpOptions): Type<unknown> {
           version: options.version ?? '1.0.0',
           auth: (info) => info?.extra?.[NEST_AUTH],
         }),
-        { sessions: options.sessions },
+        // Every request carries clientId 'nest': the session belongs to the identity the guards found.
+        { sessions: options.sessions, principal: (info) => JSON.stringify(info?.extra?.[NEST_AUTH] ?? null) },
       );
       const header = request.headers.authorization;
       const token = typeof header === 'string' ? header.replace(/^Bearer\s+/i, '') : '';

@@ -38,6 +38,18 @@ export const migrations: readonly Migration[] = [
 )`,
     ],
   },
+  {
+    id: 2,
+    name: 'journal and states as JSON text',
+    statements: [
+      // `jsonb` refuses NUL and lone surrogates, so a result holding one could not be journaled
+      // after its call ran. Both columns now hold JSON text (see json-text.ts), and `status`
+      // becomes a column of its own, written with the state (a claim changes only it).
+      `ALTER TABLE toolwright_runs ALTER COLUMN status DROP EXPRESSION IF EXISTS`,
+      `ALTER TABLE toolwright_runs ALTER COLUMN state TYPE text USING state::text`,
+      `ALTER TABLE toolwright_results ALTER COLUMN result TYPE text USING result::text`,
+    ],
+  },
 ];
 
 /** Postgres codes for "already there", seen when two instances create the same table at once. */

@@ -33,14 +33,26 @@ describe('PostgresRunStore on PGlite', () => {
     await checkClaimAndJournalInterleavings((options) => new PostgresRunStore(db, options), 100, 14);
   });
 
-  it('gives back a state whose signature still verifies after jsonb reordered its keys', async () => {
+  it('gives back a state whose signature still verifies', async () => {
     const secret = randomBytes(32);
     const signed = signRunState(pausedRun(), secret);
     const store = new PostgresRunStore(db);
     await store.create(signed.state);
     const loaded = (await store.load(signed.state.runId))!.state;
-    expect(JSON.stringify(loaded)).not.toBe(JSON.stringify(signed.state));
     expect(verifyRunState({ state: loaded, signature: signed.signature }, secret)).toEqual(signed.state);
+  });
+
+  it('keeps states and results as ASCII JSON text, so no server encoding or jsonb rule can refuse them', async () => {
+    const store = new PostgresRunStore(db);
+    const state = pausedRun();
+    await store.create(state);
+    await store.recordResult(state.runId, { type: 'tool_result', tool_use_id: 'toolu_a', content: 'nul \u0000 lone \ud800 😀 é' });
+    const { rows } = await db.query<{ state: string; result: string }>(
+      'SELECT r.state, j.result FROM toolwright_runs r JOIN toolwright_results j USING (run_id) WHERE run_id = $1',
+      [state.runId],
+    );
+    for (const text of [rows[0].state, rows[0].result]) expect(text).toMatch(/^[\x20-\x7e]*$/);
+    expect(rows[0].result).toContain('nul \\u0000 lone \\ud800 \\ud83d\\ude00 \\u00e9');
   });
 
   it('refuses a row that is not a state this version wrote', async () => {
@@ -64,7 +76,7 @@ describe('PostgresRunStore on PGlite', () => {
 
 describe('migrate', () => {
   it('creates the tables once, even when two instances migrate at once, and changes nothing when run again', async () => {
-    expect(firstMigrations.map((m) => m.applied).sort()).toEqual([[], ['runs and result journal']]);
+    expect(firstMigrations.map((m) => m.applied).sort()).toEqual([[], migrations.map((m) => m.name)]);
     expect(await migrate(db)).toEqual({ applied: [] });
     const { rows } = await db.query<{ id: number }>('SELECT id FROM toolwright_migrations ORDER BY id');
     expect(rows.map((row) => row.id)).toEqual(migrations.map((m) => m.id));
@@ -86,6 +98,54 @@ describe('migrate', () => {
     expect((await columns()).rows).toEqual(before);
     expect(await store.load(state.runId)).toEqual({ state, revision: 1 });
     expect(await store.journaledResult(state.runId, 'toolu_a')).toEqual(result);
+  });
+});
+
+describe('a database behind this version', () => {
+  // A schema of its own on the same database: the store's tables are found through search_path.
+  const inSchema = async (schema: string, body: () => Promise<void>) => {
+    await db.exec(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
+    try {
+      await body();
+    } finally {
+      await db.exec('SET search_path TO public');
+    }
+  };
+
+  it('says to run migrate() when the tables are missing, instead of the raw Postgres error', async () => {
+    await inSchema('never_migrated', async () => {
+      const store = new PostgresRunStore(db);
+      const error = await store.load('run_1').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/toolwright_runs" does not exist\). Run `await migrate\(client\)` from @toolwright\/pg-store once/);
+      expect((error as Error).cause).toMatchObject({ code: '42P01' });
+      await expect(store.create(pausedRun())).rejects.toThrow(/Run `await migrate\(client\)`/);
+      await expect(store.recordResult('run_1', { type: 'tool_result', tool_use_id: 'toolu_a', content: 'x' })).rejects.toThrow(/migrate\(client\)/);
+    });
+  });
+
+  it('migrates tables written by the first schema (jsonb) and keeps their runs, claims and results', async () => {
+    await inSchema('first_schema', async () => {
+      for (const statement of migrations[0].statements) await db.query(statement);
+      const state = pausedRun();
+      const result = { type: 'tool_result' as const, tool_use_id: 'toolu_a', content: 'refunded R-1 — ✓' };
+      await db.query('INSERT INTO toolwright_runs (run_id, revision, state) VALUES ($1, 1, $2::jsonb)', [state.runId, JSON.stringify(state)]);
+      await db.query('INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, $2, $3::jsonb)', [state.runId, 'toolu_a', JSON.stringify(result)]);
+      const store = new PostgresRunStore(db);
+      // Before migrating, a write is refused with the fix named, not with Postgres's words alone.
+      await expect(store.create(pausedRun())).rejects.toThrow(/Run `await migrate\(client\)`/);
+
+      await db.query('CREATE TABLE toolwright_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+      await db.query(`INSERT INTO toolwright_migrations (id, name) VALUES (1, 'runs and result journal')`);
+      expect(await migrate(db)).toEqual({ applied: ['journal and states as JSON text'] });
+      expect(await store.load(state.runId)).toEqual({ state, revision: 1 });
+      expect(await store.journaledResult(state.runId, 'toolu_a')).toEqual(result);
+      const claimed = await store.claim(state.runId);
+      expect(claimed).toEqual({ state: { ...state, status: 'running' }, revision: 2 });
+      const odd = { type: 'tool_result' as const, tool_use_id: 'toolu_b', content: 'a\u0000b\udfff' };
+      expect(await store.recordResult(state.runId, odd)).toEqual({ result: odd, recorded: true });
+      expect(await store.journaledResult(state.runId, 'toolu_b')).toEqual(odd);
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import type { InstancePlanModel, ShapePlanModel, ToolModel } from '../model/tool
 import type { ImportExtension } from '../project/import-extension';
 import { ImportTable, relativeModule } from './import-table';
 import { InputClassWriter } from './input-class-writer';
+import { checkExport } from './emit-checks';
 import { quote, tsLiteral } from './ts-literal';
 
 const GENERATED_HEADER = [
@@ -10,10 +11,11 @@ const GENERATED_HEADER = [
 ].join('\n');
 
 /**
- * The generated module: imports of the user's classes, one class-validator input class per
- * `@Param` tool, and `toolManifest`. Plain TypeScript, the same bytes for the same input.
+ * The generated module: imports of the user's classes and of each tool's compiled check (from
+ * `checksFile`, see `emitChecks`), one class-validator input class per `@Param` tool, and
+ * `toolManifest`. Plain TypeScript, the same bytes for the same input.
  */
-export function emitModule(tools: readonly ToolModel[], outFile: string, importExtension: ImportExtension): string {
+export function emitModule(tools: readonly ToolModel[], outFile: string, checksFile: string, importExtension: ImportExtension): string {
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
@@ -24,7 +26,9 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
     if (specifier === undefined) specifiers.set(file, (specifier = relativeModule(outFile, file, importExtension)));
     return specifier;
   };
-  const entries = tools.map((tool) => {
+  const checksModule = relativeModule(outFile, checksFile, importExtension);
+  const entries = tools.map((tool, index) => {
+    const inputCheck = imports.use(checksModule, checkExport(index));
     const provider = imports.use(moduleOf(tool.provider.file), tool.provider.className);
     const classOf = (shape: string) => {
       const reference = tool.instancePlan.shapes?.[shape]?.class;
@@ -33,7 +37,7 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
     const inputClass = tool.input.kind === 'dto'
       ? imports.use(moduleOf(tool.input.file), tool.input.className)
       : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
-    return cachedEntry(tool, provider, inputClass, classOf);
+    return cachedEntry(tool, provider, inputClass, inputCheck, classOf);
   });
   const sections = [
     GENERATED_HEADER,
@@ -47,17 +51,17 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, importE
 /** Watch mode hands back the same model for a tool it did not build again: its entry is written once per set of import names. */
 const entryCache = new WeakMap<ToolModel, { names: string; text: string }>();
 
-function cachedEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
+function cachedEntry(tool: ToolModel, provider: string, inputClass: string, inputCheck: string, classOf: (shape: string) => string | undefined): string {
   // In the order the entry itself asks for them, so the imports come out the same.
-  const names = [provider, inputClass, ...Object.keys(tool.instancePlan.shapes ?? {}).map((shape) => classOf(shape) ?? '')].join('\n');
+  const names = [inputCheck, provider, inputClass, ...Object.keys(tool.instancePlan.shapes ?? {}).map((shape) => classOf(shape) ?? '')].join('\n');
   const known = entryCache.get(tool);
   if (known?.names === names) return known.text;
-  const text = manifestEntry(tool, provider, inputClass, classOf);
+  const text = manifestEntry(tool, provider, inputClass, inputCheck, classOf);
   entryCache.set(tool, { names, text });
   return text;
 }
 
-function manifestEntry(tool: ToolModel, provider: string, inputClass: string, classOf: (shape: string) => string | undefined): string {
+function manifestEntry(tool: ToolModel, provider: string, inputClass: string, inputCheck: string, classOf: (shape: string) => string | undefined): string {
   const indent = '    ';
   const parameters = tool.parameters.map((p) => tsLiteral(p));
   const lines = [
@@ -77,6 +81,7 @@ function manifestEntry(tool: ToolModel, provider: string, inputClass: string, cl
   }
   if (hasPlan(tool.instancePlan)) lines.push(`${indent}instancePlan: ${planLiteral(tool.instancePlan, classOf, indent)},`);
   if (tool.outputSchema) lines.push(`${indent}outputSchema: ${tsLiteral(tool.outputSchema, indent)},`);
+  lines.push(`${indent}inputCheck: ${inputCheck},`);
   return [...lines, '  },'].join('\n');
 }
 

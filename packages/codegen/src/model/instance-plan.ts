@@ -72,19 +72,63 @@ export class InstancePlanner {
     return this.finish(Object.keys(planned).length > 0 ? { properties: planned } : {});
   }
 
-  /** Types being planned: a type met again inside itself (`type Json = ... | Json[]`) is kept as sent there. */
-  private readonly visiting = new Set<ts.Type>();
+  /**
+   * Types being planned, each with how many shapes were in progress when it was entered. A type
+   * met again inside itself with no object between (`type Json = string | Json[]`) converts
+   * nothing there; one met again through an object (`children: Category[]`, or a union alias
+   * holding a class) is planned again down to that object, which then refers to its own shape.
+   */
+  private readonly visiting = new Map<ts.Type, number>();
+  /** Shapes referred to from inside themselves: kept even when nothing else in them converts. */
+  private readonly referenced = new Set<string>();
 
   /** A value plan for one type; `'json'` when nothing in it needs converting. */
   value(type: ts.Type, site: Site): ValuePlanModel {
     const key = type;
-    if (this.visiting.has(key)) return 'json';
-    this.visiting.add(key);
+    const entered = this.visiting.get(key);
+    if (entered !== undefined) {
+      const name = this.pending.has(key) ? this.shapeNames.get(key) : undefined;
+      if (name !== undefined) return this.recursiveShape(type, name, site);
+      if (this.pending.size === entered) return 'json';
+    }
+    this.visiting.set(key, this.pending.size);
     try {
       return this.plan(type, site);
     } finally {
-      this.visiting.delete(key);
+      if (entered === undefined) this.visiting.delete(key);
+      else this.visiting.set(key, entered);
     }
+  }
+
+  /**
+   * A shape met inside itself, before its plan is known: a reference to it when anything reachable
+   * from it converts (a class, a `Date`, a record), so every depth is built the same way.
+   */
+  private recursiveShape(type: ts.Type, name: string, site: Site): ValuePlanModel {
+    if (!this.mayConvert(type, site.node, new Set())) return 'json';
+    this.referenced.add(name);
+    return { shape: name };
+  }
+
+  /**
+   * Whether any type reachable from `type` converts, walking what `plan` walks: it is true
+   * whenever the plan of `type` is not `'json'` (it may also be true when an ambiguous union
+   * keeps everything as sent, and the shape is then a plain copy).
+   */
+  private mayConvert(type: ts.Type, node: ts.Node, seen: Set<ts.Type>): boolean {
+    if (seen.has(type) || type.flags & AS_SENT) return false;
+    seen.add(type);
+    if (type.isUnion()) return type.types.some((member) => this.mayConvert(member, node, seen));
+    if (librarySymbolName(type)) return true;
+    if (type.isIntersection() && type.types.some(isPrimitive)) return false;
+    if (isTupleType(type) || isArrayType(type, this.checker) || isArrayLike(type)) {
+      const elements = isTupleType(type) ? typeArguments(type, this.checker) : [typeArguments(type, this.checker)[0] ?? type.getNumberIndexType()];
+      return elements.some((element) => element !== undefined && this.mayConvert(element, node, seen));
+    }
+    if (!isObjectLike(type) || type.getCallSignatures().length > 0) return false;
+    if (type.getSymbol()?.declarations?.some(ts.isClassDeclaration)) return true;
+    if (type.getStringIndexType() ?? type.getNumberIndexType()) return true;
+    return type.getProperties().some((property) => !isSymbolKeyed(property) && this.mayConvert(this.checker.getTypeOfSymbolAtLocation(property, node), node, seen));
   }
 
   private plan(type: ts.Type, site: Site): ValuePlanModel {
@@ -143,7 +187,7 @@ export class InstancePlanner {
     this.pending.add(key);
     const shape = this.shapeOf(type, site, false);
     this.pending.delete(key);
-    const needed = shape.class !== undefined || shape.additional !== undefined || shape.properties !== undefined;
+    const needed = shape.class !== undefined || shape.additional !== undefined || shape.properties !== undefined || this.referenced.has(name);
     if (!needed) {
       this.shapeNames.delete(key);
       this.plain.add(key);

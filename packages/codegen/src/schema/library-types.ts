@@ -56,6 +56,52 @@ export function libraryType(type: ts.Type, checker: ts.TypeChecker): LibraryType
   };
 }
 
+/** Platform types whose values are pending computations: a type built on one is one. */
+const PROMISES = new Set(['Promise', 'PromiseLike']);
+
+/**
+ * A type that is a refused platform type without being named as one: an intersection with one
+ * (`Promise<A> & { a: string }`), an interface or class extending `Promise`/`PromiseLike`, or
+ * any object with a `then` method (a thenable: `await` treats it as a promise). The checker
+ * would otherwise read its data members and drop what makes it unsendable. Returns the message.
+ */
+export function disguisedLibraryType(type: ts.Type, checker: ts.TypeChecker, text: string): string | undefined {
+  if (type.isIntersection()) {
+    for (const part of type.types) {
+      const library = libraryType(part, checker);
+      if (library?.kind === 'refused') return `type ${library.name} cannot be sent as JSON; ${library.advice}.`;
+      const inner = disguisedLibraryType(part, checker, text);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+  const promise = promiseAncestor(type, checker);
+  if (promise) return `type ${text} is a ${promise}, which cannot be sent as JSON; ${REFUSED[promise]}.`;
+  const then = type.getProperty('then');
+  const thenType = then && checker.getTypeOfSymbol(then);
+  if (thenType && checker.getNonNullableType(thenType).getCallSignatures().length > 0) {
+    return `type ${text} has a then method, so it is a PromiseLike, which cannot be sent as JSON; ${REFUSED.PromiseLike}.`;
+  }
+  return undefined;
+}
+
+/** `Promise` or `PromiseLike` when a class or interface extends (or a class implements) one, at any depth. */
+function promiseAncestor(type: ts.Type, checker: ts.TypeChecker, depth = 0): string | undefined {
+  if (depth > 8) return undefined;
+  const declared = (type as ts.TypeReference).target ?? type;
+  if (!declared.isClassOrInterface()) return undefined;
+  const implemented = (declared.getSymbol()?.declarations ?? []).flatMap((d) =>
+    ts.isClassDeclaration(d) ? (d.heritageClauses ?? []).filter((h) => h.token === ts.SyntaxKind.ImplementsKeyword).flatMap((h) => h.types.map((t) => checker.getTypeAtLocation(t))) : [],
+  );
+  for (const base of [...(declared.getBaseTypes() ?? []), ...implemented]) {
+    const symbol = base.getSymbol();
+    if (symbol && PROMISES.has(symbol.getName()) && isPlatformSymbol(symbol)) return symbol.getName();
+    const deeper = promiseAncestor(base, checker, depth + 1);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
 /** The item type of anything array-like that is not `T[]` itself, and the members an array cannot carry. */
 export function arrayLikeElement(type: ts.Type, checker: ts.TypeChecker): { element: ts.Type; extraMembers: string[] } | undefined {
   const symbol = type.getSymbol();

@@ -7,9 +7,9 @@ import { propertyDecorators } from '../scan/morph-node';
 import { keywordsFromValidators } from '../validators/class-validator-keywords';
 import { DATE_TYPE, cloneSchema, isNullSchema, type JsonSchema } from './json-schema';
 import { applyKeywords } from './keywords';
-import { arrayLikeElement, libraryType } from './library-types';
+import { arrayLikeElement, disguisedLibraryType, libraryType } from './library-types';
 import { DEFAULT_TYPE_TEXT, arrayElementType, hasFlag, isArrayType, isBooleanLiteral, isEnumLiteral, isLiteralType, isObjectLike, isTupleType, typeArguments } from './type-facts';
-import { aliasDeclarationOf, arrayElementNode, tupleElementNodes } from './type-nodes';
+import { aliasDeclarationOf, arrayElementNode, tupleElementNodes, unwrapParentheses } from './type-nodes';
 import { membersInSourceOrder, type WrittenMember } from './union-order';
 
 export interface SchemaOptions {
@@ -22,7 +22,14 @@ export interface TypeSite {
   node: ts.Node;
   path: readonly string[];
   typeNode?: ts.TypeNode;
+  /**
+   * The written type arguments in scope, by type parameter: `Page<Slug>` binds `T` to the node
+   * `Slug`, so the alias's tags apply wherever `T` is used inside `Page`.
+   */
+  typeArguments?: TypeArguments;
 }
+
+type TypeArguments = ReadonlyMap<ts.Symbol, ts.TypeNode>;
 
 /** A property of an object schema, with what decides whether it is required. */
 export interface PropertySchema {
@@ -81,6 +88,11 @@ export class SchemaBuilder {
       this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${this.text(type, site)}.`);
       return undefined;
     }
+    const disguised = disguisedLibraryType(type, this.checker, this.text(type, site));
+    if (disguised) {
+      this.diagnostics.error(site.node, site.path, disguised);
+      return undefined;
+    }
     return this.objectSchema(type, site, true);
   }
 
@@ -90,10 +102,39 @@ export class SchemaBuilder {
     return { schema: this.convert(type, site), optional };
   }
 
-  convert(type: ts.Type, site: TypeSite): JsonSchema {
+  convert(type: ts.Type, written: TypeSite): JsonSchema {
+    const site = this.bound(written);
     const alias = aliasDeclarationOf(site.typeNode, this.checker);
     if (alias && !alias.getSourceFile().isDeclarationFile) return this.aliased(type, site, alias);
     return this.convertType(type, site);
+  }
+
+  /**
+   * The site with its type node read through the type arguments in scope (`T` inside `Page<Slug>`
+   * is the node `Slug`) and, for a written generic (`Page<Slug>`, `Pair<K, V>`), its own
+   * arguments bound to the declaration's type parameters.
+   */
+  private bound(site: TypeSite): TypeSite {
+    const scope = site.typeArguments;
+    let node = unwrapParentheses(site.typeNode);
+    if (node && scope && ts.isTypeReferenceNode(node) && !node.typeArguments) {
+      const symbol = this.checker.getSymbolAtLocation(node.typeName);
+      const argument = symbol && scope.get(symbol);
+      if (argument) node = argument;
+    }
+    if (!node || !ts.isTypeReferenceNode(node) || !node.typeArguments) return node === site.typeNode ? site : { ...site, typeNode: node };
+    let symbol = this.checker.getSymbolAtLocation(node.typeName);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    const declaration = symbol?.declarations?.find((d): d is ts.InterfaceDeclaration | ts.ClassDeclaration | ts.TypeAliasDeclaration =>
+      (ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d) || ts.isTypeAliasDeclaration(d)) && (d.typeParameters?.length ?? 0) > 0);
+    if (!declaration || declaration.getSourceFile().isDeclarationFile) return { ...site, typeNode: node };
+    const bound = new Map(scope);
+    declaration.typeParameters!.forEach((parameter, i) => {
+      const argument = node.typeArguments![i] ?? parameter.default;
+      const parameterSymbol = this.checker.getSymbolAtLocation(parameter.name);
+      if (argument && parameterSymbol) bound.set(parameterSymbol, this.bound({ ...site, typeNode: argument }).typeNode!);
+    });
+    return { ...site, typeNode: node, typeArguments: bound };
   }
 
   /**
@@ -142,7 +183,7 @@ export class SchemaBuilder {
     if (isTupleType(type)) return this.tuple(type as ts.TupleTypeReference, site);
     const element = arrayElementType(type, this.checker);
     if (element) {
-      return { type: 'array', items: this.convert(element, { node: site.node, path: [...site.path, '[]'], typeNode: arrayElementNode(site.typeNode) }) };
+      return { type: 'array', items: this.convert(element, { ...site, path: [...site.path, '[]'], typeNode: arrayElementNode(site.typeNode) }) };
     }
     const arrayLike = arrayLikeElement(type, this.checker);
     if (arrayLike) {
@@ -206,7 +247,7 @@ export class SchemaBuilder {
     const nullable = members.some((m) => hasFlag(m.type, ts.TypeFlags.Null));
     const rest = absorbLiterals(members.filter((m) => !hasFlag(m.type, ts.TypeFlags.Null) && !hasFlag(m.type, ts.TypeFlags.Undefined)).map(unbranded));
     if (rest.length === 1) {
-      const only = this.convert(rest[0].type, { node: site.node, path: site.path, typeNode: rest[0].typeNode ?? site.typeNode });
+      const only = this.convert(rest[0].type, { ...site, typeNode: rest[0].typeNode ?? site.typeNode });
       return nullable ? withNull(only) : only;
     }
     const booleans = rest.filter((m) => isBooleanLiteral(m.type));
@@ -222,7 +263,7 @@ export class SchemaBuilder {
           if (member === booleans[0]) parts.push({ type: 'boolean' });
           continue;
         }
-        parts.push(this.convert(member.type, { node: site.node, path: site.path, typeNode: member.typeNode }));
+        parts.push(this.convert(member.type, { ...site, typeNode: member.typeNode }));
       }
       schema = combine(parts);
     }
@@ -259,7 +300,7 @@ export class SchemaBuilder {
     const required = elementFlags.filter((f) => f & ts.ElementFlags.Required).length;
     return {
       type: 'array',
-      prefixItems: elements.map((e, i) => this.convert(e, { node: site.node, path: [...site.path, `[${i}]`], typeNode: nodes[i] })),
+      prefixItems: elements.map((e, i) => this.convert(e, { ...site, path: [...site.path, `[${i}]`], typeNode: nodes[i] })),
       items: false,
       minItems: required,
       maxItems: elements.length,
@@ -276,11 +317,17 @@ export class SchemaBuilder {
     // The instance plan reads the same type and hands the method a `URL`.
     if (library?.kind === 'url') return { type: 'string', format: 'uri' };
     if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
+    const disguised = disguisedLibraryType(type, this.checker, this.text(type, site));
+    if (disguised) {
+      this.diagnostics.error(site.node, site.path, disguised);
+      return {};
+    }
     if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
       return this.unsupported(site, `function ${this.text(type, site)}`, 'a tool input carries data only; take the data the function would need');
     }
     const key = type;
-    const cached = this.memo.get(key);
+    // Inside a written generic the same type may carry other tags (`Page<Slug>` is `Page<string>` to the checker).
+    const cached = site.typeArguments ? undefined : this.memo.get(key);
     if (cached) return cloneSchema(cached);
     const running = this.inProgress.get(key);
     if (running) {
@@ -313,9 +360,13 @@ export class SchemaBuilder {
       properties[property.getName()] = read.schema;
       if (!read.optional) required.push(property.getName());
     }
-    const additional = closed ? false : this.convert(indexType, { node: site.node, path: [...site.path, '[key]'] });
+    const written = closed ? {} : this.indexNodes(type, site);
+    const keySite = { ...site, path: [...site.path, '[key]'] };
+    const additional = closed ? false : this.convert(indexType, { ...keySite, typeNode: written.value });
     const schema: JsonSchema = { type: 'object', properties };
     if (required.length > 0 || isRoot) schema.required = required;
+    const keys = written.key && this.keySchema(written.key, keySite);
+    if (keys) schema.propertyNames = keys;
     schema.additionalProperties = additional;
     if (indexType && Object.keys(properties).length === 0 && !isRoot) delete schema.properties;
     this.inProgress.delete(key);
@@ -324,8 +375,27 @@ export class SchemaBuilder {
       this.defs.set(this.defName(type), description ? { ...schema, description } : schema);
       return isRoot ? schema : this.ref(type);
     }
-    if (this.diagnostics.errorCount === errorsBefore && this.refsMade === refsBefore) this.memo.set(key, cloneSchema(schema));
+    if (this.diagnostics.errorCount === errorsBefore && this.refsMade === refsBefore && !site.typeArguments) this.memo.set(key, cloneSchema(schema));
     return schema;
+  }
+
+  /** The written key and value of `Record<K, V>` or of an index signature `[key: K]: V`, where the tags of their aliases live. */
+  private indexNodes(type: ts.Type, site: TypeSite): { key?: ts.TypeNode; value?: ts.TypeNode } {
+    const node = unwrapParentheses(site.typeNode);
+    if (node && ts.isTypeReferenceNode(node) && node.typeArguments?.length === 2 && ts.isIdentifier(node.typeName) && node.typeName.text === 'Record') {
+      const declaration = this.checker.getSymbolAtLocation(node.typeName)?.declarations?.[0];
+      if (declaration?.getSourceFile().isDeclarationFile) return { key: node.typeArguments[0], value: node.typeArguments[1] };
+    }
+    const signature = this.checker.getIndexInfosOfType(type).find((info) => info.declaration)?.declaration;
+    return signature ? { key: signature.parameters[0]?.type, value: signature.type } : {};
+  }
+
+  /** What a written key type says about the keys beyond being strings (an alias's `@pattern`), as `propertyNames`. */
+  private keySchema(keyNode: ts.TypeNode, site: TypeSite): JsonSchema | undefined {
+    const keySite = this.bound({ ...site, typeNode: keyNode });
+    if (!aliasDeclarationOf(keySite.typeNode, this.checker)) return undefined;
+    const { type: _type, description: _description, ...rules } = this.convert(this.checker.getTypeFromTypeNode(keySite.typeNode!), keySite);
+    return Object.keys(rules).length > 0 ? rules : undefined;
   }
 
   /** One property of an object type: its type, JSDoc, tags and class-validator decorators. */
@@ -346,7 +416,7 @@ export class SchemaBuilder {
     const declaredOptional = (property.flags & ts.SymbolFlags.Optional) !== 0;
     if (declaredOptional && isNothing(type)) return ABSENT;
     const typeNode = declaration && (ts.isPropertyDeclaration(declaration) || ts.isPropertySignature(declaration)) ? declaration.type : undefined;
-    const read = this.property(type, { node, path, typeNode });
+    const read = this.property(type, { node, path, typeNode, ...(site.typeArguments && { typeArguments: site.typeArguments }) });
     const decorators = declaration && ts.isPropertyDeclaration(declaration) ? propertyDecorators(this.project, declaration) : [];
     const validators = keywordsFromValidators(decorators, this.diagnostics, path);
     if (this.validatesClasses && ts.isPropertyDeclaration(node) && !validators.validated) {

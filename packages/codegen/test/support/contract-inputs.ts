@@ -108,7 +108,11 @@ function numberFor(schema: JsonSchema, integer: boolean, mutate: boolean): fc.Ar
   );
 }
 
+/** How deep inputs go: below it, a recursive type (through `$ref`) gets only what it requires, so generation ends. */
+const MAX_DEPTH = 10;
+
 function arrayFor(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: Hints, depth: number): fc.Arbitrary<unknown> {
+  if (depth > MAX_DEPTH && !(typeof schema.minItems === 'number' && schema.minItems > 0)) return fc.constant([]);
   if (Array.isArray(schema.prefixItems)) return fc.tuple(...(schema.prefixItems as JsonSchema[]).map((s) => value(s, root, mutate, hints, depth + 1)));
   const item = typeof schema.items === 'object' ? value(schema.items as JsonSchema, root, mutate, hints, depth + 1) : fc.jsonValue({ maxDepth: 0 });
   const slack = mutate ? 1 : 0;
@@ -118,11 +122,11 @@ function arrayFor(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: 
 }
 
 function objectFor(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: Hints, depth: number): fc.Arbitrary<unknown> {
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([key]) => depth <= MAX_DEPTH || required.has(key)));
   const fields = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, hints[key] ? fc.oneof(hints[key], value(s, root, mutate, hints, depth + 1)) : value(s, root, mutate, hints, depth + 1)]));
   const record = fc.record(fields, { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) });
-  const additional = typeof schema.additionalProperties === 'object'
+  const additional = typeof schema.additionalProperties === 'object' && depth <= MAX_DEPTH
     ? fc.dictionary(RECORD_KEYS, value(schema.additionalProperties as JsonSchema, root, mutate, hints, depth + 1), { maxKeys: 3 })
     : fc.constant({});
   return fc.tuple(record, additional, fc.nat(mutate ? 10 : 0), fc.nat(mutate ? 10 : 0)).map(([known, extra, drop, add]) => {

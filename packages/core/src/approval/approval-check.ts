@@ -52,6 +52,8 @@ export async function checkApprovals(blocks: readonly ToolCall[], env: ApprovalC
         auth: env.auth,
         signal: new AbortController().signal,
         logger: env.logger,
+        progress: async () => undefined,
+        log: async () => undefined,
       };
       const { guard, approval } = tool.options;
       if (guard && !(await guard.call(tool.instance, ctx, checked.value))) continue;

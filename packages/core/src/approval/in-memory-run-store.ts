@@ -1,12 +1,14 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { checkJournalResult } from './journal-result';
+import { isStorableKey } from './storable-key';
 import { checkRunState, type RunState } from './run-state';
 import { RunClaimError, RunConflictError } from './run-store-errors';
-import { DEFAULT_CLAIM_LEASE_MS, type ClaimOptions, type RecordedResult, type RunStore, type RunStoreOptions, type StoredRun } from './run-store';
+import { checkRunStoreOptions, type ClaimOptions, type RecordedResult, type RunStore, type RunStoreOptions, type StoredRun } from './run-store';
 
 interface Row {
   /** Kept as JSON text, as a database would: callers never share objects with the store. */
   state: string;
+  status: RunState['status'];
   revision: number;
   leaseExpiresAt: number | undefined;
 }
@@ -18,11 +20,11 @@ interface Row {
 export class InMemoryRunStore implements RunStore {
   private readonly runs = new Map<string, Row>();
   private readonly journal = new Map<string, Map<string, string>>();
-  private readonly claimLeaseMs: number;
+  readonly claimLeaseMs: number;
   private readonly clock: () => number;
 
   constructor(options: RunStoreOptions = {}) {
-    this.claimLeaseMs = options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
+    this.claimLeaseMs = checkRunStoreOptions('InMemoryRunStore', options);
     this.clock = options.clock ?? Date.now;
   }
 
@@ -34,20 +36,27 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async load(runId: string): Promise<StoredRun | undefined> {
+    // A key no store can hold names no run (see `keyProblem`); a database store answers the same.
+    if (!isStorableKey(runId)) return undefined;
     const row = this.runs.get(runId);
     return row && read(row);
   }
 
-  async save(state: RunState, expectedRevision: number): Promise<StoredRun> {
-    const checked = checkRunState(state);
-    const row = this.runs.get(checked.runId);
-    if (!row) throw RunConflictError.unknownRun(checked.runId);
-    if (row.revision !== expectedRevision) throw RunConflictError.revision(checked.runId, expectedRevision, row.revision);
-    return this.write(checked, row.revision + 1);
+  save(state: RunState, expectedRevision: number): Promise<StoredRun> {
+    return this.replace(state, expectedRevision, true);
+  }
+
+  release(state: RunState, expectedRevision: number): Promise<StoredRun> {
+    return this.replace(state, expectedRevision, false);
+  }
+
+  async renew(runId: string, expectedRevision: number): Promise<void> {
+    const row = this.heldAt(runId, expectedRevision);
+    row.leaseExpiresAt = row.status === 'running' ? this.clock() + this.claimLeaseMs : undefined;
   }
 
   async claim(runId: string, options: ClaimOptions = {}): Promise<StoredRun> {
-    const row = this.runs.get(runId);
+    const row = isStorableKey(runId) ? this.runs.get(runId) : undefined;
     if (!row) throw RunClaimError.unknownRun(runId);
     const { state } = read(row);
     if (state.status === 'finished') throw RunClaimError.finished(runId);
@@ -61,7 +70,7 @@ export class InMemoryRunStore implements RunStore {
   }
 
   async recordResult(runId: string, result: ToolResultBlockParam): Promise<RecordedResult> {
-    const checked = checkJournalResult(result);
+    const checked = checkJournalResult(result, runId);
     let results = this.journal.get(runId);
     if (!results) this.journal.set(runId, (results = new Map()));
     const journaled = results.get(checked.tool_use_id);
@@ -81,11 +90,26 @@ export class InMemoryRunStore implements RunStore {
     return new Map([...results].map(([id, text]) => [id, JSON.parse(text)]));
   }
 
-  private write(state: RunState, revision: number): StoredRun {
+  private async replace(state: RunState, expectedRevision: number, leased: boolean): Promise<StoredRun> {
+    const checked = checkRunState(state);
+    const row = this.heldAt(checked.runId, expectedRevision);
+    return this.write(checked, row.revision + 1, leased);
+  }
+
+  /** The run's row if it is still at `expectedRevision`; the `RunConflictError` every store gives otherwise. */
+  private heldAt(runId: string, expectedRevision: number): Row {
+    const row = isStorableKey(runId) ? this.runs.get(runId) : undefined;
+    if (!row) throw RunConflictError.unknownRun(runId);
+    if (row.revision !== expectedRevision) throw RunConflictError.revision(runId, expectedRevision, row.revision);
+    return row;
+  }
+
+  private write(state: RunState, revision: number, leased = true): StoredRun {
     const row: Row = {
       state: JSON.stringify(state),
+      status: state.status,
       revision,
-      leaseExpiresAt: state.status === 'running' ? this.clock() + this.claimLeaseMs : undefined,
+      leaseExpiresAt: leased && state.status === 'running' ? this.clock() + this.claimLeaseMs : undefined,
     };
     this.runs.set(state.runId, row);
     return read(row);

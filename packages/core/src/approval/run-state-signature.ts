@@ -46,9 +46,15 @@ export function verifyRunState(signed: unknown, secret: RunStateSecret): RunStat
 }
 
 function digest(state: unknown, secret: RunStateSecret): Buffer {
+  return createHmac('sha256', checkSecret(secret)).update(canonicalJson(state)).digest();
+}
+
+/** The key bytes of `secret`, or a `TypeError` naming `what` when it is not a key of 32 bytes or more. */
+export function checkSecret(secret: RunStateSecret, what = 'Run state secret'): Uint8Array {
   const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  if (!(key instanceof Uint8Array)) throw new TypeError(`${what} must be a string or a Uint8Array of at least ${MIN_SECRET_BYTES} random bytes.`);
   if (key.byteLength < MIN_SECRET_BYTES) {
-    throw new TypeError(`Run state secret is ${key.byteLength} bytes; use at least ${MIN_SECRET_BYTES} random bytes (e.g. crypto.randomBytes(32)).`);
+    throw new TypeError(`${what} is ${key.byteLength} bytes; use at least ${MIN_SECRET_BYTES} random bytes (e.g. crypto.randomBytes(32)).`);
   }
-  return createHmac('sha256', key).update(canonicalJson(state)).digest();
+  return key;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect } from '../decorators/tool-options';
 import { RunStateError } from './run-state-error';
+import { keyProblem } from './storable-key';
 
 /**
  * The layout this build writes; a saved state carries it as `version`. Version 2 added `owner`.
@@ -100,11 +101,13 @@ export function checkRunState(value: unknown): RunState {
     );
   }
   if (typeof value.runId !== 'string' || value.runId === '') throw malformed('runId', 'must be a non-empty string');
+  checkKey(value.runId, 'runId');
   if (value.version === 1) {
     if (value.owner !== undefined) throw malformed('owner', 'is not a field of version 1');
   } else if (value.owner !== undefined && (typeof value.owner !== 'string' || value.owner === '')) {
     throw malformed('owner', 'must be a non-empty string when present');
   }
+  if (typeof value.owner === 'string') checkKey(value.owner, 'owner');
   if (value.status !== 'pending' && value.status !== 'running' && value.status !== 'finished') {
     throw malformed('status', `must be 'pending', 'running' or 'finished', got ${JSON.stringify(value.status)}`);
   }
@@ -134,6 +137,7 @@ function checkPending(pending: unknown, status: RunStatus): void {
     const at = `pending[${i}]`;
     if (!isObject(call)) throw malformed(at, 'must be an object');
     if (typeof call.toolUseId !== 'string' || call.toolUseId === '') throw malformed(`${at}.toolUseId`, 'must be a non-empty string');
+    checkKey(call.toolUseId, `${at}.toolUseId`);
     if (seen.has(call.toolUseId)) throw malformed(`${at}.toolUseId`, `repeats ${JSON.stringify(call.toolUseId)}; each pending call has its own id`);
     seen.add(call.toolUseId);
     if (typeof call.toolName !== 'string' || call.toolName === '') throw malformed(`${at}.toolName`, 'must be a non-empty string');
@@ -158,6 +162,12 @@ function checkUsed(used: unknown): void {
 
 function checkCount(value: unknown, at: string): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw malformed(at, `must be a number >= 0, got ${JSON.stringify(value)}`);
+}
+
+/** Ids and owners are keys: refused when a store could not hold them as they are (`keyProblem`). */
+function checkKey(value: string, at: string): void {
+  const problem = keyProblem(value);
+  if (problem) throw malformed(at, problem);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -68,3 +68,38 @@ export class RunClaimError extends Error {
     );
   }
 }
+
+/** The store call that failed. */
+export type RunStoreOperation = 'create' | 'load' | 'claim' | 'save' | 'recordResult' | 'journaledResults' | 'renew';
+
+/**
+ * Why a run stopped on its store: a store call failed (`store_failed`), or this process no longer
+ * holds the run's claim (`claim_lost`: a renewal or a save was refused or failed, so another
+ * process may have taken the run over).
+ */
+export type RunStoreProblem = 'store_failed' | 'claim_lost';
+
+/**
+ * The loop stopped because of its store. Nothing is left running and nothing more starts. The
+ * message says what is safe to do; `released` and `unjournaled` say it as data:
+ * - `released`: the run is saved and unclaimed, so `resumeToolLoop({ runId, decisions: {} })`
+ *   may run it at once (again once the store answers). Otherwise a resume is refused as claimed
+ *   until the lease lapses (`claimLeaseMs` after the last write).
+ * - `unjournaled`: calls that completed but whose results could not be journaled; a resume runs
+ *   them again, with the same `ctx.toolUseId`. Empty when the results were journaled on a retry.
+ */
+export class RunStoreError extends Error {
+  override readonly name = 'RunStoreError';
+
+  constructor(
+    readonly problem: RunStoreProblem,
+    readonly runId: string,
+    readonly operation: RunStoreOperation,
+    readonly released: boolean,
+    readonly unjournaled: readonly string[],
+    message: string,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -36,6 +36,8 @@ export const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
  * and any number of processes may share one store.
  */
 export interface RunStore {
+  /** How long a claim lasts after its last write or renewal (`RunStoreOptions.claimLeaseMs`); the loop renews well inside it. */
+  readonly claimLeaseMs: number;
   /** Saves a new run at revision 1; `RunConflictError('exists')` if the id is taken. */
   create(state: RunState): Promise<StoredRun>;
   load(runId: string): Promise<StoredRun | undefined>;
@@ -50,9 +52,32 @@ export interface RunStore {
    * stopped writing for `claimLeaseMs`) can be claimed again. Unknown and finished runs are refused.
    */
   claim(runId: string, options?: ClaimOptions): Promise<StoredRun>;
+  /**
+   * Extends the claim of a `'running'` run still at `expectedRevision` by `claimLeaseMs` from now,
+   * changing nothing else (the revision stays). `RunConflictError` when the run is unknown or has
+   * moved past that revision: another process took it over, and the caller no longer holds it.
+   */
+  renew(runId: string, expectedRevision: number): Promise<void>;
+  /**
+   * As `save`, and the claim ends now: a `'running'` state saved this way (a run that stopped
+   * halfway in a process that is still alive) can be claimed again at once, not after the lease.
+   */
+  release(state: RunState, expectedRevision: number): Promise<StoredRun>;
   /** Journals the result of `result.tool_use_id`; the first write wins and later ones get it back. */
   recordResult(runId: string, result: ToolResultBlockParam): Promise<RecordedResult>;
   journaledResult(runId: string, toolUseId: string): Promise<ToolResultBlockParam | undefined>;
   /** Every journaled result of the run, keyed by `tool_use_id`, in the order they were recorded. */
   journaledResults(runId: string): Promise<Map<string, ToolResultBlockParam>>;
+}
+
+/** The lease `options` set (checked when the store is built, not at the first claim), or the default. */
+export function checkRunStoreOptions(store: string, options: RunStoreOptions): number {
+  const lease = options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS;
+  if (!Number.isSafeInteger(lease) || lease < 1) {
+    throw new RangeError(`${store}: claimLeaseMs must be a whole number of milliseconds >= 1, got ${String(options.claimLeaseMs)}.`);
+  }
+  if (options.clock !== undefined && typeof options.clock !== 'function') {
+    throw new TypeError(`${store}: clock must be a function returning milliseconds since the epoch (like Date.now).`);
+  }
+  return lease;
 }

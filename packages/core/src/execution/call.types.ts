@@ -1,6 +1,8 @@
+import type { ResultBlock } from './result-blocks';
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect, ToolOptions } from '../decorators/tool-options';
 import type { InstancePlan, ParameterBinding } from '../manifest/manifest.types';
+import type { CompiledInputCheck } from '../validation/compiled-check';
 
 /** A tool ready to be called: its manifest entry joined with the provider instance. */
 export interface RegisteredTool {
@@ -11,6 +13,7 @@ export interface RegisteredTool {
   parameters: readonly ParameterBinding[];
   /** The full schema the input is checked against, when `definition` sends a strict subset. */
   inputSchema?: Tool.InputSchema;
+  inputCheck?: CompiledInputCheck;
   instancePlan?: InstancePlan;
   instance: object;
   method: string;
@@ -35,6 +38,8 @@ export interface CallResult {
   outcome: CallOutcome;
   /** What the method returned, on `ok`: surfaces with structured results (MCP) send it as is. */
   value?: unknown;
+  /** The result's blocks within the limits, as returned, when some have no Claude type (audio, resources): MCP sends these. */
+  blocks?: ResultBlock[];
 }
 
 /**

@@ -1,9 +1,9 @@
 import { validateInput } from '../validation/validate-input';
 import { bindArguments } from '../validation/bind-arguments';
 import type { InputLimits } from '../validation/plain-input';
-import type { ToolContext, ToolLogger } from '../context';
+import type { ElicitationAnswer, ElicitationRequest, ToolClient, ToolContext, ToolLogLevel, ToolLogger } from '../context';
 import { isToolError } from './tool-error';
-import { capText, shapeResult, shapeToolErrorContent, type ResultLimits } from './result';
+import { capText, mcpBlocksOf, shapeResult, shapeToolErrorContent, type ResultLimits } from './result';
 import { modelMessages } from './messages';
 import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
@@ -12,6 +12,8 @@ import { enroll, withdraw, type Watched } from './after-microtasks';
 
 export interface InvokeEnv {
   auth: unknown;
+  /** The caller's client, when it has one (MCP). */
+  client?: ToolClient;
   /** Cancelling the batch cancels this call. */
   cancellation: BatchCancellation;
   /** Never throws (see `safeLogger`). */
@@ -60,7 +62,7 @@ function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input:
   const abort = new LazyAbort();
   const deadline = performance.now() + env.timeoutMs;
   const race = new CallRace(abort, env, deadline, tool, call);
-  const ctx = new CallContext(call.id, tool.name, env.auth, env.logger, race);
+  const ctx = new CallContext(call.id, tool.name, env.auth, env.logger, race, env.client);
   let work: Work;
   try {
     work = tool.options.guard ? guarded(tool, ctx, abort, env, input, deadline) : callMethod(tool, ctx, input);
@@ -83,11 +85,18 @@ function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled
     case 'cancelled':
       return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
     case 'threw':
-      if (isToolError(settled.error)) return answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+      if (isToolError(settled.error)) {
+        const failed = answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+        const blocks = mcpBlocksOf(settled.error.content, env.result);
+        if (blocks) failed.blocks = blocks;
+        return failed;
+      }
       return internalError(tool, call, env.logger, settled.error, 'method');
     case 'returned': {
       const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
       ok.value = settled.value;
+      const blocks = mcpBlocksOf(settled.value, env.result);
+      if (blocks) ok.blocks = blocks;
       return ok;
     }
   }
@@ -143,12 +152,36 @@ class CallContext implements ToolContext<unknown> {
     readonly auth: unknown,
     readonly logger: ToolLogger,
     race: CallRace,
+    client?: ToolClient,
   ) {
     this.#race = race;
+    this.#client = client;
+    const elicit = client?.elicit;
+    if (elicit) this.elicit = (request) => elicit.call(client, request);
   }
+
+  readonly #client: ToolClient | undefined;
+  readonly elicit?: (request: ElicitationRequest) => Promise<ElicitationAnswer>;
 
   get signal(): AbortSignal {
     return this.#race.signal();
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#quietly('progress', () => this.#client?.progress?.(progress, total, message));
+  }
+
+  log(level: ToolLogLevel, data: unknown): Promise<void> {
+    return this.#quietly('log', () => this.#client?.log?.(level, data));
+  }
+
+  /** A client that went away must not fail the call that tried to tell it something. */
+  async #quietly(what: string, send: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await send();
+    } catch (error) {
+      this.logger.warn(`toolwright: ${this.toolName} (${echo(this.toolUseId)}): ctx.${what} could not reach the client:`, error);
+    }
   }
 }
 

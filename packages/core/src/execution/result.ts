@@ -1,7 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolResultContentBlock } from './tool-error';
 import { modelMessages } from './messages';
 import { isArray } from './echo';
+import { MCP_BLOCK_TYPES, mcpBlockProblem, toClaudeBlock, type ResultBlock, type ToolResultContentBlock } from './result-blocks';
 
 type Content = ToolResultBlockParam['content'];
 
@@ -15,7 +15,7 @@ export interface ResultLimits {
   maxMediaChars: number;
 }
 
-const BLOCK_TYPES = new Set(['text', 'image', 'document', 'search_result']);
+const BLOCK_TYPES = new Set(['text', 'image', 'document', 'search_result', ...MCP_BLOCK_TYPES]);
 
 /**
  * Turns what a tool method returned into `tool_result` content: a string as is, content blocks
@@ -26,7 +26,7 @@ const BLOCK_TYPES = new Set(['text', 'image', 'document', 'search_result']);
 export function shapeResult(value: unknown, limits: ResultLimits): Content {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return capText(value, limits.maxChars);
-  if (looksLikeBlocks(value)) return capBlocks(copyBlocks(value), limits);
+  if (looksLikeBlocks(value)) return forClaude(capBlocks(copyBlocks(value), limits));
   const json = JSON.stringify(value);
   if (json === undefined) throw new TypeError(`tool returned a value JSON cannot represent (${typeof value})`);
   return capText(json, limits.maxChars);
@@ -35,8 +35,21 @@ export function shapeResult(value: unknown, limits: ResultLimits): Content {
 /** A `ToolError`'s content, within `limits`. Throws when it is neither a string nor well-formed blocks. */
 export function shapeToolErrorContent(content: unknown, limits: ResultLimits): Content {
   if (typeof content === 'string') return capText(content, limits.maxChars);
-  if (isArray(content)) return capBlocks(copyBlocks(content), limits);
+  if (isArray(content)) return forClaude(capBlocks(copyBlocks(content), limits));
   throw new TypeError(`ToolError content must be a string or content blocks, got ${typeof content}`);
+}
+
+/**
+ * The blocks of `value` within `limits`, as returned, when some of them have no Claude type
+ * (audio, resources): what a surface that has those types (MCP) sends instead of the content.
+ */
+export function mcpBlocksOf(value: unknown, limits: ResultLimits): ResultBlock[] | undefined {
+  if (!isArray(value) || !value.some((b) => MCP_BLOCK_TYPES.has((b as { type?: unknown } | null)?.type as string)) || !looksLikeBlocks(value)) return undefined;
+  return capBlocks(copyBlocks(value), limits);
+}
+
+function forClaude(blocks: ResultBlock[]): ToolResultContentBlock[] {
+  return blocks.some((b) => MCP_BLOCK_TYPES.has(b.type)) ? blocks.map(toClaudeBlock) : (blocks as ToolResultContentBlock[]);
 }
 
 /** Cuts `text` at `maxChars` with a marker saying how much was left out. */
@@ -64,14 +77,14 @@ function looksLikeBlocks(value: unknown): value is unknown[] {
  * A plain-data copy of the blocks, checked block by block. The copy owns nothing of the tool's
  * objects, so nothing in the reply can run code (a getter, a Proxy trap) when it is sent later.
  */
-function copyBlocks(blocks: unknown[]): ToolResultContentBlock[] {
+function copyBlocks(blocks: unknown[]): ResultBlock[] {
   const copy: unknown = JSON.parse(JSON.stringify(blocks) ?? 'null');
   if (!Array.isArray(copy)) throw new TypeError('content blocks did not survive a JSON copy');
   copy.forEach((block, index) => {
     const problem = blockProblem(block);
     if (problem) throw new TypeError(`content block ${index} is malformed: ${problem}`);
   });
-  return copy as ToolResultContentBlock[];
+  return copy as ResultBlock[];
 }
 
 type Loose = Record<string, unknown>;
@@ -100,7 +113,7 @@ function blockProblem(block: unknown): string | undefined {
         ? undefined
         : '`content` must be a list of text blocks';
     default:
-      return `unknown block type ${JSON.stringify(block.type)?.slice(0, 40)}`;
+      return mcpBlockProblem(block);
   }
 }
 
@@ -114,12 +127,12 @@ function sourceProblem(source: unknown, types: readonly string[]): string | unde
  * Text and search results share the character budget; images and documents have their own count
  * and size. A block that does not fit is replaced by a line saying what was left out.
  */
-function capBlocks(blocks: ToolResultContentBlock[], limits: ResultLimits): ToolResultContentBlock[] {
+function capBlocks(blocks: ResultBlock[], limits: ResultLimits): ResultBlock[] {
   let textBudget = limits.maxChars;
   let mediaBudget = limits.maxMediaChars;
   let media = 0;
   let mediaOmitted = 0;
-  const kept: ToolResultContentBlock[] = [];
+  const kept: ResultBlock[] = [];
   for (const block of blocks) {
     if (block.type === 'text') {
       kept.push({ ...block, text: capText(block.text, Math.max(textBudget, 0)) });
@@ -127,7 +140,7 @@ function capBlocks(blocks: ToolResultContentBlock[], limits: ResultLimits): Tool
       continue;
     }
     const size = JSON.stringify(block).length;
-    if (block.type === 'image' || block.type === 'document') {
+    if (block.type === 'image' || block.type === 'document' || block.type === 'audio' || (block.type === 'resource' && block.data !== undefined)) {
       if (media >= limits.maxMediaBlocks) {
         mediaOmitted++;
         continue;

@@ -1,4 +1,5 @@
 import type { CallResult, SkipReason, ToolCall } from './call.types';
+import type { ToolClient } from '../context';
 
 /** What to do with the rest of a batch after a call that is or may be a write fails. */
 export type WriteFailurePolicy = 'halt' | 'continue';
@@ -6,6 +7,8 @@ export type WriteFailurePolicy = 'halt' | 'continue';
 export interface ScheduledCall extends ToolCall {
   /** Writes and calls of unknown effect (an unknown tool) run alone and can halt the batch. */
   mayWrite: boolean;
+  /** The caller's client, for a call made on its own (`executeCall`). */
+  client?: ToolClient;
 }
 
 export interface ScheduleOptions {

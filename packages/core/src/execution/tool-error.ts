@@ -1,7 +1,6 @@
-import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ResultBlock, ToolResultContentBlock } from './result-blocks';
 
-/** Content a `tool_result` may carry when it is a list of blocks. */
-export type ToolResultContentBlock = Exclude<ToolResultBlockParam['content'], string | undefined>[number];
+export type { ToolResultContentBlock };
 
 /**
  * Every `ToolError` the constructor made. Membership is the brand: unlike `instanceof`, it runs no
@@ -17,9 +16,9 @@ const constructed = new WeakSet<object>();
  */
 export class ToolError extends Error {
   override name = 'ToolError';
-  readonly content: string | ToolResultContentBlock[];
+  readonly content: string | ResultBlock[];
 
-  constructor(content: string | ToolResultContentBlock[]) {
+  constructor(content: string | ResultBlock[]) {
     super(typeof content === 'string' ? content : describeBlocks(content));
     this.content = content;
     constructed.add(this);

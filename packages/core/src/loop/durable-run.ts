@@ -1,25 +1,53 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { createRunState, type PendingCall, type RunBudgetsUsed, type RunState, type RunStatus } from '../approval/run-state';
 import { signRunState, type RunStateSecret, type SignedRunState } from '../approval/run-state-signature';
-import type { RunStore, StoredRun } from '../approval/run-store';
+import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approval/run-store';
+import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
+import { storeFailure } from './store-failure';
+
+/** What became of the run after a failure this process observed. */
+export interface Interruption {
+  /** The run is saved and unclaimed: a resume may take it at once. */
+  released: boolean;
+  /** Completed calls whose results are still not journaled. */
+  unjournaled: string[];
+  /** Why the claim could not be kept, when it was lost. */
+  lost?: RunStoreError;
+}
 
 /**
  * One run as the loop keeps it in a `RunStore`: the state it saves at each step (so another
  * process can carry on after a crash) and the journal of results (so no call runs twice).
  * Every save names the revision this process last wrote: a process whose claim lapsed and was
- * taken over fails its next save instead of overwriting the newer run.
+ * taken over fails its next save instead of overwriting the newer run. While the run is held, a
+ * heartbeat renews the claim every third of the lease; a renewal that fails means the claim may
+ * be someone else's, and `lost` then stops the run before its next call. Writes of the run go
+ * one at a time, so a renewal never races a save for the revision.
  */
 export class DurableRun {
+  private held = true;
+  private lostClaim: RunStoreError | undefined;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private writes: Promise<unknown> = Promise.resolve();
+  /** Results of completed calls the store did not take: journaled again before the claim is released. */
+  private readonly unjournaled = new Map<string, ToolResultBlockParam>();
+
   private constructor(
     private readonly store: RunStore,
     private stored: StoredRun,
     private readonly secret: RunStateSecret | undefined,
-  ) {}
+  ) {
+    const lease = Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
+    this.heartbeat = setInterval(() => this.renew(), Math.max(1, Math.floor(lease / 3)));
+    // A heartbeat alone never keeps the process alive; the run's own work does.
+    this.heartbeat.unref();
+  }
 
   /** A new run, saved as `'running'` (claimed by this process) before the first request. */
   static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined): Promise<DurableRun> {
     const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
-    return new DurableRun(store, await store.create(state), secret);
+    const stored = await call(state.runId, 'create', () => store.create(state));
+    return new DurableRun(store, stored, secret);
   }
 
   /** A run this process has just claimed. */
@@ -33,6 +61,11 @@ export class DurableRun {
 
   get state(): RunState {
     return this.stored.state;
+  }
+
+  /** Why the run must stop before its next call or request: its claim is lost. */
+  get lost(): RunStoreError | undefined {
+    return this.lostClaim;
   }
 
   /** Saves where the run is, still claimed by this process (the save renews the claim). */
@@ -51,11 +84,18 @@ export class DurableRun {
 
   /** Journals a call's result; when one was journaled first, that one is the answer. */
   async journal(result: ToolResultBlockParam): Promise<ToolResultBlockParam> {
-    return (await this.store.recordResult(this.runId, result)).result;
+    try {
+      const recorded = await this.store.recordResult(this.runId, result);
+      this.unjournaled.delete(result.tool_use_id);
+      return recorded.result;
+    } catch (error) {
+      this.unjournaled.set(result.tool_use_id, result);
+      throw storeFailure(this.runId, 'recordResult', error);
+    }
   }
 
-  journaled(): Promise<Map<string, ToolResultBlockParam>> {
-    return this.store.journaledResults(this.runId);
+  async journaled(): Promise<Map<string, ToolResultBlockParam>> {
+    return call(this.runId, 'journaledResults', () => this.store.journaledResults(this.runId));
   }
 
   /** The saved state, signed, for a state that travels outside the server; undefined without a `secret`. */
@@ -63,8 +103,82 @@ export class DurableRun {
     return this.secret === undefined ? undefined : signRunState(this.stored.state, this.secret);
   }
 
-  private async write(status: RunStatus, messages: readonly MessageParam[], pending: PendingCall[], used: RunBudgetsUsed): Promise<void> {
+  /**
+   * After a failure this process observed (an API error, a store error, anything but its own
+   * death): journals the results the store did not take, then saves the run and ends its claim,
+   * so a retry can resume it at once. What is saved is `messages` when every call in them is
+   * answered, and otherwise the last state saved (a batch saved before its approvals were known
+   * must never be found and run undecided). A lost claim is left alone: it is someone else's.
+   */
+  async interrupt(messages: readonly MessageParam[], used: RunBudgetsUsed): Promise<Interruption> {
+    this.stopHeartbeat();
+    await this.writes;
+    const outcome = (released: boolean): Interruption => ({ released, unjournaled: [...this.unjournaled.keys()], ...(this.lostClaim && { lost: this.lostClaim }) });
+    if (!this.held) return outcome(false);
+    if (this.lostClaim) return outcome(false);
+    try {
+      for (const result of [...this.unjournaled.values()]) await this.journal(result);
+      const last = messages[messages.length - 1];
+      const settled = last?.role === 'user';
+      const state = settled
+        ? createRunState({ runId: this.runId, owner: this.stored.state.owner, status: 'running', messages: structuredClone([...messages]), pending: [], used })
+        : { ...this.stored.state, status: 'running' as const };
+      this.stored = await this.store.release(state, this.stored.revision);
+      this.held = false;
+      return outcome(true);
+    } catch {
+      return outcome(false);
+    }
+  }
+
+  private write(status: RunStatus, messages: readonly MessageParam[], pending: PendingCall[], used: RunBudgetsUsed): Promise<void> {
     const state = createRunState({ runId: this.runId, owner: this.stored.state.owner, status, messages: structuredClone([...messages]), pending, used });
-    this.stored = await this.store.save(state, this.stored.revision);
+    return this.serially(async () => {
+      if (this.lostClaim) throw this.lostClaim;
+      try {
+        this.stored = await this.store.save(state, this.stored.revision);
+      } catch (error) {
+        // Refused at our revision: someone else has written the run since, so the claim is theirs.
+        if (error instanceof RunConflictError) this.lose(error, 'save');
+        throw this.lostClaim ?? storeFailure(this.runId, 'save', error);
+      }
+      if (status !== 'running') {
+        this.held = false;
+        this.stopHeartbeat();
+      }
+    });
+  }
+
+  private renew(): void {
+    const revision = this.stored.revision;
+    this.serially(() => this.store.renew(this.runId, revision)).catch((error: unknown) => {
+      // Only a renewal of the revision held then counts: a save since has renewed the claim itself.
+      if (this.held && revision === this.stored.revision) this.lose(error, 'renew');
+    });
+  }
+
+  private lose(error: unknown, operation: RunStoreOperation): void {
+    this.lostClaim ??= storeFailure(this.runId, operation, error, 'claim_lost') as RunStoreError;
+    this.stopHeartbeat();
+  }
+
+  private stopHeartbeat(): void {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  private serially<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.writes.then(op);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** A store call made outside a held run (creating, loading, claiming): its failure as a `RunStoreError`. */
+async function call<T>(runId: string, operation: RunStoreOperation, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (error) {
+    throw storeFailure(runId, operation, error);
   }
 }

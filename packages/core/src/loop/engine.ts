@@ -22,6 +22,10 @@ import {
 import type { ToolStreamEvent } from './stream-events';
 import { ToolLoopError } from './tool-loop-error';
 import { DurableRun } from './durable-run';
+import { afterFailure, resumeAdvice } from './store-failure';
+import { RunStoreError } from '../approval/run-store-errors';
+import { checkSecret } from '../approval/run-state-signature';
+import { keyProblem } from '../approval/storable-key';
 import { checkTranscript } from './transcript-rules';
 import { TurnCalls } from './turn-calls';
 import { callerRefusal } from './callers';
@@ -55,6 +59,7 @@ type LoopSettings = { limits: ToolLoopLimits; maxTokens: number; tools: ToolUnio
 const DEFAULT_MAX_TURNS = 10;
 const DEFAULT_MAX_TOKENS = 4096;
 const TOO_DEEP_MESSAGE = `Not executed: the input is nested deeper than ${MAX_TRANSCRIPT_DEPTH} levels.`;
+const UNSTORABLE_INPUT_MESSAGE = 'Not executed: the input holds a NUL character or invalid UTF-16 (a lone surrogate). Send plain text.';
 
 /**
  * The conversation loop, one state machine for `runToolLoop` and `streamToolLoop` (and their
@@ -84,10 +89,30 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     ...(options.toolChoice && { tool_choice: options.toolChoice }),
   };
   const { signal, release } = anySignal(options.signal, mode.signal);
+  /** The run while this process holds it, and the turn running: what a failure must settle. */
+  const holding: { run?: DurableRun; calls?: TurnCalls; spent?: () => RunBudgetsUsed } = {};
   try {
     return await loop();
+  } catch (error) {
+    throw await interrupted(error);
   } finally {
     release();
+  }
+
+  /**
+   * A failure this process saw: the turn's running calls finish, the run is saved and released
+   * (see `DurableRun.interrupt`), and the error says so, with the run id.
+   */
+  async function interrupted(error: unknown): Promise<unknown> {
+    const { run, calls, spent } = holding;
+    if (!run || !spent) return error;
+    await calls?.stop();
+    const after = await run.interrupt(messages, spent());
+    if (error instanceof RunStoreError) return afterFailure(after.lost ?? error, after);
+    if (error instanceof ToolLoopError) {
+      return new ToolLoopError(`${error.message} ${resumeAdvice(run.runId, after)}`, { ...error, cause: error.cause, runId: run.runId });
+    }
+    return error;
   }
 
   async function loop(): Promise<ToolLoopResult> {
@@ -103,6 +128,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     }
     const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret, options.owner) : undefined);
     const spent = (): RunBudgetsUsed => ({ turns, usage: { ...usage }, elapsedMs: Date.now() - started });
+    Object.assign(holding, { run, spent });
 
     const emitLoop = (event: ToolLoopEvent) => {
       try {
@@ -129,7 +155,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       return finish(limit, incompleteNotice(limit, limits));
     };
     const newCalls = (turn: number) =>
-      new TurnCalls({
+      (holding.calls = new TurnCalls({
         container: options.tools,
         context: options.context ?? {},
         turn,
@@ -140,8 +166,8 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
         onToolEvent: emitLoop,
         // Nothing of a batch runs before its approvals are known, and they are known only once it is whole.
         eager: !asksApproval,
-        ...(run && { journal: (result: ToolResultBlockParam) => run.journal(result) }),
-      });
+        ...(run && { journal: (result: ToolResultBlockParam) => run.journal(result), stopped: () => run.lost }),
+      }));
     /** Commits the batch; every answer is journaled, so a replay answers it the same way. */
     const commit = async (calls: TurnCalls) => {
       const outcome = await calls.commit();
@@ -169,6 +195,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     for (;;) {
       const limit = reachedLimit();
       if (limit) return stop(limit, []);
+      if (run?.lost) throw run.lost;
 
       const turn = turns + 1;
       const sentAt = Date.now();
@@ -200,6 +227,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
           blocks.push(kept.block);
           if (kept.block.type === 'tool_use') {
             if (kept.tooDeep) calls.add(kept.block, index, TOO_DEEP_MESSAGE);
+            else if (kept.unstorable) calls.add(kept.block, index, UNSTORABLE_INPUT_MESSAGE);
             else calls.add(kept.block, index, callerRefusal(kept.block, callers), 'not_executed');
           }
         },
@@ -330,14 +358,19 @@ export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode
     ms: options.budget?.ms === undefined ? undefined : positive('budget.ms', options.budget.ms),
   };
   const maxTokens = positive('maxTokens', options.maxTokens ?? DEFAULT_MAX_TOKENS);
+  // Before any request: a run that would fail only at its first pause would be orphaned by then.
+  if (options.secret !== undefined) checkSecret(options.secret, `${name}: secret`);
   // Checked here, not at the first batch: eager reads start outside `execute`'s own checks.
   if (options.context?.maxConcurrency !== undefined) positive('context.maxConcurrency', options.context.maxConcurrency);
   const policy = options.context?.onWriteFailure;
   if (policy !== undefined && policy !== 'halt' && policy !== 'continue') {
     throw new RangeError(`${name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
   }
-  if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '')) {
-    throw new TypeError(`${name}: owner must be a non-empty string (the id of whoever starts or resumes the run), got ${JSON.stringify(options.owner)}.`);
+  if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '' || keyProblem(options.owner))) {
+    const problem = typeof options.owner === 'string' && options.owner !== '' ? keyProblem(options.owner) : undefined;
+    throw new TypeError(
+      `${name}: owner must be a non-empty string (the id of whoever starts or resumes the run)${problem ? ` without NUL or lone surrogates; it ${problem}` : ''}, got ${JSON.stringify(options.owner)}.`,
+    );
   }
   if (options.tools.asksApproval && !options.store) {
     throw new TypeError(

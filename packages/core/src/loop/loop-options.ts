@@ -45,7 +45,7 @@ export interface ToolLoopOptions<TAuth = unknown> {
   onEvent?: (event: ToolLoopEvent) => void;
   /**
    * Prompt caching, on by default: a `cache_control` breakpoint after the tool definitions and
-   * one that moves with the conversation (see README, "Claude API features"). `false` sends none.
+   * one that moves with the conversation (see docs/claude-api-features.md). `false` sends none.
    * None are added either when the request already carries one of the caller's.
    */
   promptCaching?: boolean;

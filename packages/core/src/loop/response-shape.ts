@@ -1,4 +1,5 @@
 import type { ContentBlock, Message, Usage } from '@anthropic-ai/sdk/resources/messages';
+import { keyProblem } from '../approval/storable-key';
 
 /**
  * Deeper inputs are replaced by `{}` in the stored conversation and their calls refused: the
@@ -31,6 +32,8 @@ export function blockProblem(block: unknown): string | undefined {
   }
   const { type, id, name } = block as { type: string; id?: unknown; name?: unknown };
   if (type === 'tool_use' && (typeof id !== 'string' || typeof name !== 'string')) return 'is a tool_use without a string id and name';
+  // The id keys the call's journal entry: one no store can hold would fail only after the call ran.
+  if ((type === 'tool_use' || type === 'server_tool_use') && typeof id === 'string' && keyProblem(id)) return `is a ${type} whose id ${keyProblem(id)}`;
   return undefined;
 }
 
@@ -53,10 +56,31 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The block as it can be stored: a too-deep `tool_use` input becomes `{}`. */
-export function storable(block: ContentBlock): { block: ContentBlock; tooDeep: boolean } {
-  if (block.type !== 'tool_use' || !nestsDeeperThan(block.input, MAX_TRANSCRIPT_DEPTH)) return { block, tooDeep: false };
-  return { block: { ...block, input: {} }, tooDeep: true };
+/**
+ * The block as it can be stored: a too-deep `tool_use` input becomes `{}`. `unstorable`: its
+ * input holds text no system downstream can take as it is (NUL, a lone surrogate); the call is refused.
+ */
+export function storable(block: ContentBlock): { block: ContentBlock; tooDeep: boolean; unstorable: boolean } {
+  if (block.type !== 'tool_use') return { block, tooDeep: false, unstorable: false };
+  if (nestsDeeperThan(block.input, MAX_TRANSCRIPT_DEPTH)) return { block: { ...block, input: {} }, tooDeep: true, unstorable: false };
+  return { block, tooDeep: false, unstorable: holdsUnstorableText(block.input) };
+}
+
+/** Whether a string of `value` (a key or a value, at any depth) holds a NUL or a lone surrogate. */
+function holdsUnstorableText(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'string') {
+      if (keyProblem(current)) return true;
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, child] of Object.entries(current)) {
+        if (keyProblem(key)) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 function describeValue(value: unknown): string {

@@ -6,6 +6,9 @@ import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
 import { DurableRun } from './durable-run';
+import { afterFailure, storeFailure } from './store-failure';
+import { RunStoreError } from '../approval/run-store-errors';
+import { keyProblem } from '../approval/storable-key';
 import { loopSettings, runEngine, type EngineMode, type EngineResume } from './engine';
 import type { ToolLoopOptions, ToolLoopResult } from './loop-options';
 import { engineStream, type ToolStream } from './stream-tool-loop';
@@ -61,19 +64,34 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   const settings = loopSettings(options, name);
   const { store } = options;
   const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
-  const loaded = await store.load(runId);
+  // An id no store can hold names no run: refused as unknown, never sent to the store.
+  const loaded = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
   const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);
-  const claimed = await store.claim(runId, { expectedRevision: loaded!.revision });
+  const claimed = await storeCall(runId, 'claim', () => store.claim(runId, { expectedRevision: loaded!.revision }));
   const run = DurableRun.claimed(store, claimed, options.secret);
-  const journaled = await run.journaled();
-  const presets: EngineResume['presets'] = [];
-  for (const result of journaled.values()) presets.push({ result, failed: false });
-  for (const { call, decision } of decided) {
-    if (decision.approve || journaled.has(call.toolUseId)) continue;
-    const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: deniedMessage(decision.reason), is_error: true };
-    presets.push({ result: await run.journal(denial), failed: true });
+  try {
+    const journaled = await run.journaled();
+    const presets: EngineResume['presets'] = [];
+    for (const result of journaled.values()) presets.push({ result, failed: false });
+    for (const { call, decision } of decided) {
+      if (decision.approve || journaled.has(call.toolUseId)) continue;
+      const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: deniedMessage(decision.reason), is_error: true };
+      presets.push({ result: await run.journal(denial), failed: true });
+    }
+    return { run, presets, settings };
+  } catch (error) {
+    // Claimed, nothing run: released as it was claimed, so the retry can claim it again at once.
+    const after = await run.interrupt(claimed.state.messages, claimed.state.used);
+    throw error instanceof RunStoreError ? afterFailure(error, after) : error;
   }
-  return { run, presets, settings };
+}
+
+async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (error) {
+    throw storeFailure(runId, operation, error);
+  }
 }
 
 /**

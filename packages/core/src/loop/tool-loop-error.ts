@@ -11,11 +11,17 @@ export class ToolLoopError extends Error {
   readonly messages: MessageParam[];
   readonly turns: number;
   readonly usage: ToolLoopUsage;
+  /**
+   * The run in `store`, when one was given: saved and released (the message says if it could not
+   * be), so `resumeToolLoop({ runId, decisions: {} })` carries it on from its journal.
+   */
+  readonly runId?: string;
 
-  constructor(message: string, details: { cause: unknown; messages: MessageParam[]; turns: number; usage: ToolLoopUsage }) {
+  constructor(message: string, details: { cause: unknown; messages: MessageParam[]; turns: number; usage: ToolLoopUsage; runId?: string }) {
     super(message, { cause: details.cause });
     this.messages = details.messages;
     this.turns = details.turns;
     this.usage = details.usage;
+    if (details.runId !== undefined) this.runId = details.runId;
   }
 }

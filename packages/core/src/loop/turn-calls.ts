@@ -22,6 +22,8 @@ export interface TurnCallsEnv {
   eager: boolean;
   /** Keeps each result as the call completes; the result it returns (the first journaled) is the answer. */
   journal?(result: ToolResultBlockParam): Promise<ToolResultBlockParam>;
+  /** Why no call may start any more (the run lost its claim), if so. */
+  stopped?(): unknown;
 }
 
 interface Call {
@@ -64,6 +66,8 @@ export class TurnCalls {
   private readonly halts: boolean;
   private readonly queue: Call[] = [];
   private prefixOpen = true;
+  /** A journal write that failed: no call starts after it, and the turn ends with it once the running ones are done. */
+  private failure: unknown;
   private messageOpen = true;
   private running = 0;
 
@@ -151,6 +155,7 @@ export class TurnCalls {
       }
       const limit = this.env.limit();
       if (limit) return this.stopAt(limit);
+      if (this.halted()) break;
       await this.execute(segment);
       failedWrite ??= whole.find((c) => c.mayWrite && c.result?.is_error);
     }
@@ -191,25 +196,48 @@ export class TurnCalls {
     return ids;
   }
 
+  /**
+   * Stops every call from starting and waits for those running, without answering anything: what
+   * the loop does before it hands a failure on, so that nothing of the turn outlives it.
+   */
+  async stop(): Promise<void> {
+    this.messageOpen = false;
+    this.queue.length = 0;
+    await Promise.all(this.calls.filter((c) => c.state === 'running').map((c) => c.settled));
+    this.unfollow();
+  }
+
+  /** The failure no call may start after: a journal write of this turn, or the run's own. */
+  private halted(): unknown {
+    return this.failure ?? this.env.stopped?.();
+  }
+
   private finish(): CommitOutcome {
     this.unfollow();
+    const halted = this.halted();
+    if (halted) throw halted;
     return { results: this.calls.map((c) => c.result!) };
   }
 
   private pump(): void {
     while (this.running < this.maxConcurrency && this.queue.length > 0) {
       const call = this.queue.shift()!;
-      if (this.env.limit()) {
-        // Left for `commit` or `abandon` to answer with the reason.
+      if (this.env.limit() || this.halted()) {
+        // Left for `commit` or `abandon` to answer with the reason (or to end with the failure).
         call.state = 'waiting';
         call.settle!();
         continue;
       }
       this.running += 1;
-      void this.execute([call]).finally(() => {
-        this.running -= 1;
-        this.pump();
-      });
+      void this.execute([call])
+        .catch((error: unknown) => {
+          this.failure ??= error;
+          call.settle!();
+        })
+        .finally(() => {
+          this.running -= 1;
+          this.pump();
+        });
     }
   }
 
@@ -218,7 +246,7 @@ export class TurnCalls {
       // One `execute` per read, so each result is journaled as it completes, not when the slowest ends.
       let next = 0;
       const worker = async () => {
-        while (next < calls.length) await this.execute([calls[next++]]);
+        while (next < calls.length && !this.halted()) await this.execute([calls[next++]]);
       };
       await Promise.all(Array.from({ length: Math.min(this.maxConcurrency, calls.length) }, worker));
       return;
@@ -248,7 +276,14 @@ export class TurnCalls {
       },
     );
     if (this.env.journal) {
-      for (let i = 0; i < results.length; i++) results[i] = await this.env.journal(results[i]);
+      for (let i = 0; i < results.length; i++) {
+        try {
+          results[i] = await this.env.journal(results[i]);
+        } catch (error) {
+          // The call ran: its result is still its answer; the turn ends with the failure.
+          this.failure ??= error;
+        }
+      }
     }
     calls.forEach((call, i) => {
       const start = started.get(call.block.id);

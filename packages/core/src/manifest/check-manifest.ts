@@ -152,6 +152,10 @@ function compare(where: string, entry: ToolManifestEntry, decorated: DecoratedTo
   const callers = JSON.stringify(decorated.options.callers ?? null);
   const allowed = JSON.stringify(entry.definition.allowed_callers ?? null);
   if (callers !== allowed) problems.push(`${where}: manifest allowed_callers ${allowed}, decorators say callers ${callers}`);
+  // A checks module that failed to load or lost an export would leave every input unchecked.
+  if ('inputCheck' in entry && typeof entry.inputCheck !== 'function') {
+    problems.push(`${where}: manifest inputCheck is ${entry.inputCheck === null ? 'null' : typeof entry.inputCheck}, not the compiled check function`);
+  }
   const arity = Math.max(
     typeof fn === 'function' ? fn.length : 0,
     ...decorated.params.map((p) => p.index + 1),

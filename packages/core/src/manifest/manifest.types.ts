@@ -1,5 +1,6 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolEffect } from '../decorators/tool-options';
+import type { CompiledInputCheck } from '../validation/compiled-check';
 
 /** A class that can be instantiated (providers, input DTOs). */
 export type Class<T = object> = abstract new (...args: any[]) => T;
@@ -35,6 +36,12 @@ export interface ToolManifestEntry {
    * sends a subset and states the rest in words, and the input is still checked against all of it.
    */
   inputSchema?: Tool.InputSchema;
+  /**
+   * The check of that schema, compiled by tools-codegen at build time. A manifest without one
+   * (written by an older tools-codegen, or by hand) is checked by Ajv, compiled on the tool's
+   * first call.
+   */
+  inputCheck?: CompiledInputCheck;
   /** How the checked JSON becomes the instance the method receives; without one, it is kept as sent. */
   instancePlan?: InstancePlan;
   /** JSON Schema of the method's object-typed return value (MCP `outputSchema`). */

@@ -63,16 +63,17 @@ function shapeConverter(shape: ShapePlan, valueConverter: (plan: ValuePlan) => C
 }
 
 /**
- * RFC 3339 text (already checked) into a `Date`. `Date` has no leap second: `23:59:60` becomes
- * the last millisecond before the next minute; `t`, `z` and a space separator are read as `T`/`Z`.
+ * RFC 3339 text (already checked) into a `Date`. `Date` has no leap second: `23:59:60` (with any
+ * fraction) becomes the last millisecond before the next minute, `23:59:59.999`, so it stays
+ * after every instant of that minute and before the next one. It is read here, not left to
+ * `Date`'s parser, which refuses it on some engines and reads it as the next minute on others.
+ * `t`, `z` and a space separator are read as `T`/`Z`.
  */
 function toDate(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.toUpperCase().replace(' ', 'T');
-  const date = new Date(text);
-  if (!Number.isNaN(date.getTime())) return date;
-  const leap = /^(.*T\d{2}:\d{2}):60(?:\.\d+)?(.*)$/.exec(text);
-  return leap ? new Date(`${leap[1]}:59.999${leap[2]}`) : date;
+  const leap = /^(.*T\d{2}:\d{2}):60(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(text);
+  return new Date(leap ? `${leap[1]}:59.999${leap[2]}` : text);
 }
 
 /** A value the schema accepts but the conversion the plan names cannot make (a URI WHATWG `URL` refuses). */

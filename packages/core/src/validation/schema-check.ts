@@ -1,35 +1,45 @@
 import type Ajv2020 from 'ajv/dist/2020';
-import type { ValidateFunction } from 'ajv/dist/2020';
+import type { Options, ValidateFunction } from 'ajv/dist/2020';
 import { isDecimalMultiple } from './decimal-multiple';
 import { describeSchemaErrors } from './describe-errors';
+import { CHECK_RUNTIME_NAME, type compiledCheckRuntime } from './compiled-check';
 
-let shared: Ajv2020 | undefined;
+type AjvModule = typeof import('ajv/dist/2020');
 
 /**
- * One Ajv for every tool, made on the first call that needs it: JSON Schema 2020-12, formats
- * by their RFCs (ajv-formats, full mode), lengths in code points, `u` patterns, and `multipleOf`
- * exact on decimals. `allErrors` so the model fixes every field in one retry; `verbose` so a
- * message can name the failing keyword's value. The schemas come from tools-codegen, which wrote
- * them as 2020-12; checking each against the meta-schema would cost most of the first compile.
+ * The Ajv every check is made with, at run time and at build time alike: JSON Schema 2020-12,
+ * formats by their RFCs (ajv-formats, full mode), lengths in code points, `u` patterns, and
+ * `multipleOf` exact on decimals. `allErrors` so the model fixes every field in one retry;
+ * `verbose` so a message can name the failing keyword's value. The schemas come from
+ * tools-codegen, which wrote them as 2020-12; checking each against the meta-schema would cost
+ * most of the first compile. `source` also keeps the code of each check, for `standaloneChecks`.
  */
-function ajv(): Ajv2020 {
-  if (shared) return shared;
-  // Loaded on the first call, not at import: an application that never calls a tool never pays for it.
-  const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
+function makeAjv(source: boolean): Ajv2020 {
+  // Loaded on first use, not at import: an application that never compiles a check never pays for it.
+  const ajvModule = require('ajv/dist/2020') as AjvModule;
   const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
-  const instance = new Ajv({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false });
+  const { _ } = ajvModule;
+  const runtime = new ajvModule.Name(CHECK_RUNTIME_NAME);
+  const options: Options = { allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false };
+  if (source) options.code = { source: true, esm: true, formats: _`${runtime}.formats` };
+  const instance = new ajvModule.default(options);
   addFormats(instance, { mode: 'full' });
   instance.removeKeyword('multipleOf');
   instance.addKeyword({
     keyword: 'multipleOf',
     type: 'number',
     schemaType: 'number',
-    errors: false,
-    validate: (divisor: number, value: number) => isDecimalMultiple(value, divisor),
+    // As code, not as a `validate` function: a standalone check can then call the same function
+    // through the runtime object, where Ajv cannot write a closure out as source.
+    code(cxt) {
+      const multiple = cxt.gen.scopeValue('func', { ref: isDecimalMultiple, code: _`${runtime}.isDecimalMultiple` });
+      cxt.fail(_`!${multiple}(${cxt.data}, ${cxt.schema})`);
+    },
   });
-  shared = instance;
   return instance;
 }
+
+let shared: Ajv2020 | undefined;
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -37,7 +47,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function schemaCheck(schema: object): ValidateFunction {
   let check = compiled.get(schema);
   if (!check) {
-    check = ajv().compile(schema);
+    check = (shared ??= makeAjv(false)).compile(schema);
     compiled.set(schema, check);
   }
   return check;
@@ -51,4 +61,33 @@ export function schemaCheck(schema: object): ValidateFunction {
 export function schemaProblems(schema: object, value: unknown): string[] {
   const check = schemaCheck(schema);
   return check(value) ? [] : describeSchemaErrors(check.errors ?? [], schema, value).map((line) => line.replace(/^- /, ''));
+}
+
+/** The helpers Ajv's standalone code requires from its own package, by what `compiledCheckRuntime` calls them. */
+const RUNTIME_HELPERS: Readonly<Record<string, keyof typeof compiledCheckRuntime>> = {
+  'require("ajv/dist/runtime/ucs2length").default': 'ucs2length',
+  'require("ajv/dist/runtime/equal").default': 'equal',
+};
+
+/**
+ * The check of `schema` as a JavaScript expression, compiled with the run time's Ajv
+ * configuration (Ajv standalone code) by an Ajv of its own, so the same schema always yields the
+ * same text whatever was compiled before it. The expression reaches every helper through the
+ * identifier `CHECK_RUNTIME_NAME`, which the enclosing module must bind to
+ * `compiledCheckRuntime`. Throws when the schema needs a helper the runtime object lacks, which
+ * the schemas tools-codegen writes never do.
+ */
+export function standaloneCheck(schema: object): string {
+  const ajv = makeAjv(true);
+  const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
+  // A copy: Ajv keeps what it compiled, and the caller's object must stay the caller's.
+  ajv.addSchema(JSON.parse(JSON.stringify(schema)) as object, 'check');
+  let code = standaloneCode(ajv, { check: 'check' });
+  for (const [required, helper] of Object.entries(RUNTIME_HELPERS)) code = code.split(required).join(`${CHECK_RUNTIME_NAME}.${helper}`);
+  const leftover = /require\([^)]*\)/.exec(code);
+  if (leftover) throw new Error(`standaloneCheck: the compiled check needs ${leftover[0]}, which compiledCheckRuntime does not provide.`);
+  const exported = /^(?:"use strict";)?export const check = (validate\d+);/.exec(code);
+  if (!exported) throw new Error('standaloneCheck: Ajv\'s standalone code does not start with the export it was asked for.');
+  // Its own scope, so the names Ajv gives its constants and functions cannot meet another check's.
+  return `(() => {${code.slice(exported[0].length)}return ${exported[1]};})()`;
 }

@@ -2,9 +2,10 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import type { ValidateFunction } from 'ajv/dist/2020';
+import type { CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
+import { unreachedInstances, type FindUnreached, type HeldInstance } from './unreached-instances';
 import { describeSchemaErrors, describeValidationErrors, preview } from './describe-errors';
 import { modelMessages } from '../execution/messages';
 
@@ -25,6 +26,8 @@ export interface InputContract {
   parameters: readonly ParameterBinding[];
   /** The full schema, when the definition sends a strict subset of it. */
   inputSchema?: Tool.InputSchema;
+  /** The schema's check compiled at build time; without it, Ajv compiles one on the first call. */
+  inputCheck?: CompiledInputCheck;
   instancePlan?: InstancePlan;
 }
 
@@ -36,8 +39,10 @@ type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: f
 /** What a tool's input goes through, made on its first call. */
 interface PreparedInput {
   schema: Tool.InputSchema;
-  check: ValidateFunction;
+  check: CompiledInputCheck;
   build: BuildInstance;
+  /** The instances class-validator cannot reach (held by records or plain objects), when the plan can hold any. */
+  unreached?: FindUnreached;
   /** Whether class-validator can refuse anything the schema check passed (see `validatorFindsNothing`). */
   needsValidator: boolean;
 }
@@ -49,11 +54,13 @@ function prepare(tool: InputContract): PreparedInput {
   if (!ready) {
     const schema = tool.inputSchema ?? tool.definition.input_schema;
     whitelistParams(tool.inputClass, tool.parameters);
+    const unreached = unreachedInstances(tool.instancePlan);
     ready = {
       schema,
-      check: schemaCheck(schema),
+      check: tool.inputCheck ?? schemaCheck(schema),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
-      needsValidator: !validatorFindsNothing(tool.inputClass, schema),
+      ...(unreached && { unreached }),
+      needsValidator: unreached !== undefined || !validatorFindsNothing(tool.inputClass, schema),
     };
     prepared.set(tool, ready);
   }
@@ -70,7 +77,20 @@ export function validateInput(input: unknown, tool: InputContract, limits: Input
   const built = buildInput(input, tool, limits);
   if (!built.ok || !built.needsValidator) return built;
   const instance = built.value;
-  return validate(instance, VALIDATOR_OPTIONS).then((errors) => judgeInput(tool, errors, instance));
+  const held = prepare(tool).unreached?.(instance) ?? [];
+  if (held.length === 0) return validate(instance, VALIDATOR_OPTIONS).then((errors) => judgeInput(tool, errors, instance));
+  return Promise.all([validate(instance, VALIDATOR_OPTIONS), ...held.map((h) => validate(h.instance, VALIDATOR_OPTIONS).then((errors) => nestedErrors(h, errors)))])
+    .then((all) => judgeInput(tool, all.flat(), instance));
+}
+
+/** The errors of an instance class-validator did not reach, under the keys that lead to it. */
+function nestedErrors(held: HeldInstance, errors: ValidationError[]): ValidationError[] {
+  if (errors.length === 0) return [];
+  let wrapped = errors;
+  for (let i = held.path.length - 1; i >= 0; i--) {
+    wrapped = [{ property: held.path[i], children: wrapped, constraints: undefined } as unknown as ValidationError];
+  }
+  return wrapped;
 }
 
 /** The synchronous steps: limits, schema check, instance. */
@@ -123,7 +143,26 @@ function validatorFindsNothing(inputClass: Class, schema: Tool.InputSchema): boo
 }
 
 /** What class-validator's `errors` for `instance` mean for the call. */
-function judgeInput(tool: InputContract, errors: readonly ValidationError[], instance: object): InputCheck {
+function judgeInput(tool: InputContract, found: readonly ValidationError[], instance: object): InputCheck {
+  const errors = withoutTypeChecks(found);
   if (errors.length === 0) return { ok: true, value: instance };
   return { ok: false, message: modelMessages.invalidInput(tool.name, describeValidationErrors(errors, prepare(tool).schema)) };
+}
+
+/**
+ * `@ValidateNested()`'s own complaint, that a value is neither an object nor an array: the schema
+ * check already decided what JSON type each value has (a string member of `Node | string`, a
+ * record it cannot walk into), so it is never the verdict. Its children, the nested instance's
+ * errors, are.
+ */
+function withoutTypeChecks(errors: readonly ValidationError[]): ValidationError[] {
+  const kept: ValidationError[] = [];
+  for (const error of errors) {
+    const children = withoutTypeChecks(error.children ?? []);
+    const { [ValidationTypes.NESTED_VALIDATION]: _nested, ...constraints } = error.constraints ?? {};
+    const hasConstraints = Object.keys(constraints).length > 0;
+    if (!hasConstraints && children.length === 0) continue;
+    kept.push({ ...error, constraints: hasConstraints ? constraints : undefined, children } as ValidationError);
+  }
+  return kept;
 }

@@ -7,6 +7,8 @@ const ctx: ToolContext<{ role: string }> = {
   auth: { role: 'agent' },
   signal: new AbortController().signal,
   logger: { error: () => {}, warn: () => {} },
+  progress: async () => undefined,
+  log: async () => undefined,
 };
 
 const ask = (policy: ApprovalPolicy, effect: ToolEffect, approval?: ToolApproval, input: unknown = {}, provider?: object) =>

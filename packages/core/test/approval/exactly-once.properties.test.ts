@@ -23,7 +23,7 @@ import { Refunds, answersById, refundTools, replayClient } from './fixtures/refu
 // side effect). Everything in memory is then thrown away but the store (and the world outside,
 // `ledger`), and the run is carried on from the store as a retried request would. The one point
 // not simulated is between a write's own side effect and its journal entry: that window is what
-// `ctx.toolUseId` as a downstream idempotency key covers (README, "Approval, pause and resume").
+// `ctx.toolUseId` as a downstream idempotency key covers (docs/approval-and-stores.md).
 // Each attempt, start or resume, is at random the plain or the streamed form, its events read
 // as Server-Sent Events: the guarantees do not depend on which.
 
@@ -104,6 +104,7 @@ class Process {
       return value;
     };
     return {
+      claimLeaseMs: store.claimLeaseMs,
       create: (state) => after(async () => {
         const stored = await store.create(state);
         created.runId = stored.state.runId;
@@ -112,6 +113,8 @@ class Process {
       load: (id) => after(() => store.load(id)),
       save: (state, revision) => after(() => store.save(state, revision)),
       claim: (id, options) => after(() => store.claim(id, options)),
+      renew: (id, revision) => after(() => store.renew(id, revision)),
+      release: (state, revision) => after(() => store.release(state, revision)),
       recordResult: (id, result) => after(() => store.recordResult(id, result)),
       journaledResult: (id, toolUseId) => after(() => store.journaledResult(id, toolUseId)),
       journaledResults: (id) => after(() => store.journaledResults(id)),

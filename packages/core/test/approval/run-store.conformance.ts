@@ -77,6 +77,34 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       expect((await runs.load(state.runId))!.state).toMatchObject({ owner: 'C-ana', status: 'finished' });
     });
 
+    it('keeps a state whose messages hold NUL and lone surrogates exactly', async () => {
+      const runs = store();
+      const state = pausedRun();
+      const odd = 'nul \u0000, lone \ud83d, pair \ud83d\ude00';
+      state.messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: odd }] });
+      state.pending[0].input.note = odd;
+      await runs.create(state);
+      expect(await runs.load(state.runId)).toEqual({ state, revision: 1 });
+      const held = await runs.claim(state.runId);
+      expect(held.state.pending[0].input.note).toBe(odd);
+      expect((await runs.save(held.state, held.revision)).state).toEqual(held.state);
+    });
+
+    it('refuses run ids and owners no store can hold as malformed states, and knows no run by them', async () => {
+      const runs = store();
+      for (const runId of ['run_\u0000', 'run_\ud800x', 'run_\udc00']) {
+        await expect(runs.create({ ...pausedRun(), runId })).rejects.toMatchObject({ name: 'RunStateError', problem: 'malformed' });
+        expect(await runs.load(runId)).toBeUndefined();
+        await expect(runs.claim(runId)).rejects.toMatchObject({ name: 'RunClaimError', problem: 'unknown_run' });
+        await expect(runs.renew(runId, 1)).rejects.toMatchObject({ name: 'RunConflictError', problem: 'unknown_run' });
+        expect((await runs.journaledResults(runId)).size).toBe(0);
+      }
+      await expect(runs.create({ ...pausedRun(), owner: 'C-\u0000' })).rejects.toThrow(/owner holds a NUL character/);
+      const state = pausedRun();
+      state.pending[0].toolUseId = 'toolu_\ud800';
+      await expect(runs.create(state)).rejects.toThrow(/pending\[0\]\.toolUseId holds a lone surrogate/);
+    });
+
     it('refuses to save a run that was never created', async () => {
       const error = await store().save(pausedRun(), 1).catch((e) => e);
       expect(error).toBeInstanceOf(RunConflictError);
@@ -166,6 +194,46 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       await expect(runs.claim(state.runId)).rejects.toMatchObject({ problem: 'claimed' });
     });
 
+    it('renews a claim held at a revision, changing nothing else', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const held = await runs.claim(state.runId);
+      now += LEASE_MS - 1;
+      await runs.renew(state.runId, held.revision);
+      expect(await runs.load(state.runId)).toEqual(held);
+      now += LEASE_MS - 1;
+      await expect(runs.claim(state.runId)).rejects.toMatchObject({ problem: 'claimed' });
+      now += 1;
+      await expect(runs.claim(state.runId)).resolves.toMatchObject({ revision: held.revision + 1 });
+    });
+
+    it('refuses to renew a claim another process took over, or a run it does not have', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const lapsed = await runs.claim(state.runId);
+      now += LEASE_MS;
+      const taken = await runs.claim(state.runId);
+      await expect(runs.renew(state.runId, lapsed.revision)).rejects.toMatchObject({
+        name: 'RunConflictError',
+        problem: 'revision',
+        actualRevision: taken.revision,
+      });
+      await expect(runs.renew('run_never_created', 1)).rejects.toMatchObject({ name: 'RunConflictError', problem: 'unknown_run' });
+    });
+
+    it('lets a released run be claimed at once, from the state it was released with', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const held = await runs.claim(state.runId);
+      const halfway = { ...held.state, pending: [], used: { ...held.state.used, turns: 3 } };
+      expect(await runs.release(halfway, held.revision)).toEqual({ state: halfway, revision: held.revision + 1 });
+      await expect(runs.release(halfway, held.revision)).rejects.toMatchObject({ name: 'RunConflictError', problem: 'revision' });
+      expect(await runs.claim(state.runId)).toEqual({ state: halfway, revision: held.revision + 2 });
+    });
+
     it('refuses a claim at a revision the run has moved past', async () => {
       const runs = store();
       const state = pausedRun();
@@ -220,6 +288,29 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       const runs = store();
       await expect(runs.recordResult('run_x', { type: 'text', text: 'hi' } as never)).rejects.toThrow(TypeError);
       await expect(runs.recordResult('run_x', { type: 'tool_result', tool_use_id: '' })).rejects.toThrow(/non-empty tool_use_id/);
+    });
+
+    it('keeps any result byte for byte: NUL, lone surrogates, every plane, control characters', async () => {
+      const runs = store();
+      const { runId } = pausedRun();
+      const odd = 'a\u0000b \ud800 \udfff \udbff\udfff 😀 \u007f\u0080\u00ff\u2028 \\u0000 é';
+      const block = { type: 'tool_result' as const, tool_use_id: 'toolu_odd', content: [{ type: 'text' as const, text: odd }] };
+      expect(await runs.recordResult(runId, block)).toEqual({ result: block, recorded: true });
+      const back = (await runs.journaledResult(runId, 'toolu_odd'))!;
+      expect((back.content as Array<{ text: string }>)[0].text).toBe(odd);
+      expect((await runs.journaledResults(runId)).get('toolu_odd')).toEqual(block);
+      expect(await runs.recordResult(runId, { ...block, content: 'again' })).toEqual({ result: block, recorded: false });
+    });
+
+    it('refuses ids no store can hold with a TypeError, before writing', async () => {
+      const runs = store();
+      const { runId } = pausedRun();
+      for (const id of ['toolu_\u0000x', 'toolu_\ud800']) {
+        await expect(runs.recordResult(runId, result(id, 'x'))).rejects.toThrow(TypeError);
+        await expect(runs.journaledResult(runId, id)).resolves.toBeUndefined();
+      }
+      for (const bad of ['run_\u0000x', 'run_\udc00']) await expect(runs.recordResult(bad, result('toolu_a', 'x'))).rejects.toThrow(TypeError);
+      expect((await runs.journaledResults(runId)).size).toBe(0);
     });
 
     it('records exactly one of many concurrent writes for one id', async () => {

@@ -113,8 +113,30 @@ describe('@IsOptional() dueAt?: Date', () => {
     expect(received).toBeUndefined();
   });
 
+  it('reads a leap second the same on every engine, not through Date\'s own parser (issue 25)', async () => {
+    // Node refuses 23:59:60; other engines read it as the next minute, one second after the text sent.
+    const RealDate = Date;
+    class NextMinuteDate extends RealDate {
+      constructor(...args: unknown[]) {
+        const [text] = args;
+        if (typeof text === 'string' && /:60(\.\d+)?(Z|[+-])/.test(text)) super(RealDate.parse(text.replace(/:60(\.\d+)?/, ':59')) + 1000);
+        else super(...(args as []));
+      }
+    }
+    globalThis.Date = NextMinuteDate as DateConstructor;
+    try {
+      const { received } = await call(Task, schema, { dueAt: '2016-12-31T23:59:60Z' }, plan);
+      expect(received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
+    } finally {
+      globalThis.Date = RealDate;
+    }
+  });
+
   it('reads a leap second as the last millisecond of its minute, lower-case t and z as T and Z', async () => {
     expect((await call(Task, schema, { dueAt: '2016-12-31T23:59:60Z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
+    expect((await call(Task, schema, { dueAt: '2016-12-31T23:59:60.5Z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
+    expect((await call(Task, schema, { dueAt: '2017-01-01T00:59:60+01:00' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
+    expect((await call(Task, schema, { dueAt: '2016-12-31 23:59:60z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
     expect((await call(Task, schema, { dueAt: '2024-05-06t07:08:09z' }, plan)).received.dueAt.toISOString()).toBe('2024-05-06T07:08:09.000Z');
   });
 });

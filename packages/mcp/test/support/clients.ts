@@ -14,18 +14,29 @@ export const verifier = {
     if (token === 't-expired') return { token, clientId: 'C-ana', scopes: ['orders'], expiresAt: Math.floor(Date.now() / 1000) - 60 };
     const customer = TOKENS[token];
     if (!customer) throw new InvalidTokenError('unknown token');
-    return { token, clientId: customer, scopes: ['orders'] };
+    return { token, clientId: customer, scopes: ['orders'], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
   },
 };
 
-/** `server` behind `mcpHttpHandler` on a loopback port. */
+/** Records what the handler logs, instead of printing it. */
+export class RecordingLogger {
+  readonly lines: string[] = [];
+  error = (...args: unknown[]) => void this.lines.push(args.map(String).join(' '));
+  warn = (...args: unknown[]) => void this.lines.push(args.map(String).join(' '));
+}
+
+/** `server` behind `mcpHttpHandler` on a loopback port; `rejected` collects anything the handler's promise rejected with (it must stay empty). */
 export async function listen(server: McpToolServer<any>, options: McpHttpOptions = { verifier }) {
-  const handler = mcpHttpHandler(server, options);
-  const httpServer = http.createServer((req, res) => void handler(req, res));
+  const logger = new RecordingLogger();
+  const handler = mcpHttpHandler(server, { logger, ...options });
+  const rejected: unknown[] = [];
+  const httpServer = http.createServer((req, res) => void handler(req, res).catch((error: unknown) => rejected.push(error)));
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const url = new URL(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`);
   return {
     url,
+    logger,
+    rejected,
     async close() {
       await handler.close();
       httpServer.closeAllConnections();

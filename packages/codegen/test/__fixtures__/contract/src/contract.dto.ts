@@ -141,3 +141,48 @@ export class CreateOrderDto {
   @IsCoupon()
   coupon?: string;
 }
+
+/** A category of the shop, with the categories under it: a recursive DTO. */
+export class CategoryDto {
+  /** Its name, 1 to 20 characters, any script. */
+  @IsString()
+  @Length(1, 20)
+  name!: string;
+
+  /** How many products it holds, 0 to 1000. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  products?: number;
+
+  /** When it opened. */
+  @IsOptional()
+  @IsDate()
+  opened?: Date;
+
+  /** The categories under it, up to three. */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(3)
+  @ValidateNested({ each: true })
+  children?: CategoryDto[];
+
+  /** Categories it links to, by name. */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested({ each: true })
+  links?: Record<string, CategoryDto>;
+}
+
+/** Where a category is filed. */
+export class FileCategoryDto {
+  /** The category, with everything under it. */
+  @ValidateNested()
+  category!: CategoryDto;
+
+  /** The category it goes under, or null for the top. */
+  @IsOptional()
+  @ValidateNested()
+  under?: CategoryDto | null;
+}

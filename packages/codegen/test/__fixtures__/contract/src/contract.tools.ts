@@ -1,5 +1,5 @@
 import { Input, Param, Tool, ToolGroup } from '@toolwright/core';
-import { AddressDto, CreateOrderDto, Priority } from './contract.dto';
+import { AddressDto, CreateOrderDto, FileCategoryDto, Priority } from './contract.dto';
 
 /** An amount of money. */
 export interface Money {
@@ -58,6 +58,18 @@ export class ContractTools {
     @Param({ minimum: 1, maximum: 50 }) limit = 10,
   ): string {
     received.push({ tool: 'contract_schedule', args: [text, at, level, kind, ref, price, scores, address, limit] });
+    return 'ok';
+  }
+
+  /**
+   * Files a category, with the categories under it, in the shop's tree.
+   * Use it when the shop owner adds or reorganises categories.
+   * It does not move products.
+   * @example {"category": {"name": "Shoes", "children": [{"name": "Boots"}]}}
+   */
+  @Tool()
+  fileCategory(@Input() input: FileCategoryDto): string {
+    received.push({ tool: 'contract_file_category', args: [input] });
     return 'ok';
   }
 
