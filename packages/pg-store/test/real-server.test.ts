@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { RunStoreOptions } from '@toolwright/core';
-import { PostgresRunStore, migrate } from '@toolwright/pg-store';
+import { PostgresRunStore, migrate, migrations } from '@toolwright/pg-store';
 import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
 import { pausedRun } from '../../core/test/approval/run-states';
@@ -27,7 +27,8 @@ describeOnPostgres('PostgresRunStore on a real PostgreSQL server', (server) => {
     pool = new Pool({ ...server().connection, max: 8 });
     // Several instances starting at once on a new database, each through its own connection.
     const firstMigrations = await Promise.all(Array.from({ length: 4 }, () => migrate(instancePool())));
-    expect(firstMigrations.map((m) => m.applied).sort()).toEqual([[], [], [], ['runs and result journal']]);
+    // Each migration applied once, by one of them (not necessarily the same one for all).
+    expect(firstMigrations.flatMap((m) => m.applied).sort()).toEqual(migrations.map((m) => m.name).sort());
   });
 
   afterAll(async () => {
