@@ -9,6 +9,9 @@ const sources = {
   '^@toolwright/mcp$': '<rootDir>/packages/mcp/src/index.ts',
   '^@toolwright/pg-store$': '<rootDir>/packages/pg-store/src/index.ts',
   '^@toolwright/pg-testkit$': '<rootDir>/packages/pg-testkit/src/index.ts',
+  '^@toolwright/ai-sdk$': '<rootDir>/packages/ai-sdk/src/index.ts',
+  '^@toolwright/openai-agents$': '<rootDir>/packages/openai-agents/src/index.ts',
+  '^@toolwright/langchain$': '<rootDir>/packages/langchain/src/index.ts',
 };
 
 /** @type {import('jest').Config} */
@@ -26,6 +29,10 @@ module.exports = {
     // PGlite (tests of @toolwright/pg-store): see jest/dynamic-import-to-require.js.
     '^.+/node_modules/@electric-sql/pglite/dist/.+\\.cjs$': '<rootDir>/jest/dynamic-import-to-require.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/|\\.pnpm/@electric-sql\\+pglite|@electric-sql/pglite/)'],
+  // The AI SDK (`ai`, `@ai-sdk/*`) is ESM-only too.
+  transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/@nestjs\\+|@nestjs/|\\.pnpm/@electric-sql\\+pglite|@electric-sql/pglite/|\\.pnpm/ai@|ai/dist/|\\.pnpm/@ai-sdk\\+|@ai-sdk/|\\.pnpm/zod@|zod/|\\.pnpm/@workflow\\+serde|@workflow/serde/|\\.pnpm/eventsource-parser@|eventsource-parser/|\\.pnpm/@standard-schema\\+spec|@standard-schema/spec/)'],
   testTimeout: 60_000,
+  // One fast-check seed per run, printed at the start; FC_SEED=<n> replays it (docs/testing.md).
+  globalSetup: '<rootDir>/jest/fast-check-seed.js',
+  setupFiles: ['<rootDir>/jest/fast-check.js'],
 };

@@ -36,6 +36,7 @@ export { ToolLoopError } from './loop/tool-loop-error';
 export { checkTranscript, checkRequest } from './loop/transcript-rules';
 export type { TranscriptViolation, TranscriptRule, TranscriptMessage, TranscriptRequest } from './loop/transcript-rules';
 export type { RunnableToolsOptions } from './interop/runnable-tools';
+export { ToolCallScheduler, type ToolCallSchedulerOptions, type ScheduledCallOptions } from './interop/call-scheduler';
 export type { TelemetryOptions } from './interop/opentelemetry';
 export { toServerSentEvents } from './interop/server-sent-events';
 

@@ -66,6 +66,9 @@ describe('the NestJS example app: approval across a restart', () => {
     const unknown = await post(`${url}/runs/no-such-run/decisions`, { decisions }, 'C-bruno');
     expect(stranger).toEqual({ status: 404, body: { statusCode: 404, error: 'Not Found', message: `There is no run ${JSON.stringify(asked.body.runId)} for this customer.` } });
     expect(unknown).toEqual({ status: 404, body: { ...stranger.body, message: 'There is no run "no-such-run" for this customer.' } });
+    // An id no store can hold (NUL) is an unknown run too, not a database error.
+    const nul = await post(`${url}/runs/run%00x/decisions`, { decisions });
+    expect(nul).toEqual({ status: 404, body: { ...stranger.body, message: 'There is no run "run\\u0000x" for this customer.' } });
     expect(orders.cancellations).toEqual([]);
     expect(server.requests).toHaveLength(1);
 

@@ -150,10 +150,9 @@ export class DurableRun {
   }
 
   private renew(): void {
-    const revision = this.stored.revision;
-    this.serially(() => this.store.renew(this.runId, revision)).catch((error: unknown) => {
-      // Only a renewal of the revision held then counts: a save since has renewed the claim itself.
-      if (this.held && revision === this.stored.revision) this.lose(error, 'renew');
+    // The revision is read once the writes before this renewal are done: it is the one held now.
+    this.serially(() => (this.held ? this.store.renew(this.runId, this.stored.revision) : Promise.resolve())).catch((error: unknown) => {
+      if (this.held) this.lose(error, 'renew');
     });
   }
 

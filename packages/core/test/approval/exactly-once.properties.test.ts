@@ -3,6 +3,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import fc from 'fast-check';
 import {
   InMemoryRunStore,
+  RunStoreError,
   resumeToolLoop,
   runToolLoop,
   streamResumeToolLoop,
@@ -17,6 +18,7 @@ import {
 } from '@toolwright/core';
 import { checkTranscript, startScriptedServer, text, toolUse, turn } from '@toolwright/core/testing';
 import { Refunds, answersById, refundTools, replayClient } from './fixtures/refunds';
+import { connectionLost, faultyStore, type Fault, type StoreOperation } from './fixtures/faulty-store';
 
 // A run of random batches under a random policy, random decisions, and a process that dies at a
 // random point: after any store operation has completed, or as a tool method starts (before its
@@ -26,6 +28,11 @@ import { Refunds, answersById, refundTools, replayClient } from './fixtures/refu
 // `ctx.toolUseId` as a downstream idempotency key covers (docs/approval-and-stores.md).
 // Each attempt, start or resume, is at random the plain or the streamed form, its events read
 // as Server-Sent Events: the guarantees do not depend on which.
+// Besides crashes, the store itself fails at random calls (a dropped connection: create, load,
+// claim, save, release, recordResult, journaledResults) in a process that lives on: the loop
+// then ends with a RunStoreError and, when it could, releases the run, so the retry resumes it at
+// once (only a run it could not release waits for the lease). A write whose result the store never
+// took may run again, with the same ctx.toolUseId, and only when the error named it.
 
 const MODEL = 'claude-haiku-5-5';
 const LEASE_MS = 1000;
@@ -53,6 +60,14 @@ const scenario = fc.record({
   /** The process dies at this event (store operation done, or tool method started); none past the last. */
   crashAt: fc.nat({ max: 60 }),
   crashAgainAt: fc.option(fc.nat({ max: 60 }), { nil: undefined }),
+  /** Store calls that fail (the `n`th call of `op` over the whole run, counted from 1); the process lives on. */
+  storeFaults: fc.array(
+    fc.record({
+      op: fc.constantFrom<StoreOperation>('create', 'load', 'claim', 'save', 'release', 'recordResult', 'journaledResults'),
+      n: fc.integer({ min: 1, max: 8 }),
+    }),
+    { maxLength: 4 },
+  ),
   /** Whether attempt n uses streamToolLoop / streamResumeToolLoop. */
   streamed: fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
 });
@@ -84,6 +99,7 @@ class Process {
   constructor(
     private readonly crashAt: number | undefined,
     readonly ledger: string[],
+    private readonly fault: Fault = () => undefined,
   ) {}
 
   /** An event of this process: it may be the one it dies at. */
@@ -95,8 +111,12 @@ class Process {
     }
   }
 
-  /** The store as this process sees it: every operation completes, then may be the one it dies after. */
+  /**
+   * The store as this process sees it: every operation completes, then may be the one it dies
+   * after; before that, `faulty` may fail it as a dropped connection would.
+   */
   view(store: RunStore, created: { runId?: string }): RunStore {
+    const inner = faultyStore(store, this.fault);
     const after = async <T>(op: () => Promise<T>): Promise<T> => {
       if (this.dead) throw new Crash();
       const value = await op();
@@ -106,18 +126,18 @@ class Process {
     return {
       claimLeaseMs: store.claimLeaseMs,
       create: (state) => after(async () => {
-        const stored = await store.create(state);
+        const stored = await inner.create(state);
         created.runId = stored.state.runId;
         return stored;
       }),
-      load: (id) => after(() => store.load(id)),
-      save: (state, revision) => after(() => store.save(state, revision)),
-      claim: (id, options) => after(() => store.claim(id, options)),
-      renew: (id, revision) => after(() => store.renew(id, revision)),
-      release: (state, revision) => after(() => store.release(state, revision)),
-      recordResult: (id, result) => after(() => store.recordResult(id, result)),
-      journaledResult: (id, toolUseId) => after(() => store.journaledResult(id, toolUseId)),
-      journaledResults: (id) => after(() => store.journaledResults(id)),
+      load: (id) => after(() => inner.load(id)),
+      save: (state, revision) => after(() => inner.save(state, revision)),
+      claim: (id, options) => after(() => inner.claim(id, options)),
+      renew: (id, revision) => after(() => inner.renew(id, revision)),
+      release: (state, revision) => after(() => inner.release(state, revision)),
+      recordResult: (id, result) => after(() => inner.recordResult(id, result)),
+      journaledResult: (id, toolUseId) => after(() => inner.journaledResult(id, toolUseId)),
+      journaledResults: (id) => after(() => inner.journaledResults(id)),
     };
   }
 
@@ -160,7 +180,15 @@ async function overServerSentEvents(stream: ToolStream, runId: () => string | un
   return result;
 }
 
-async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[] }> {
+type Outcome = { messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[]; unjournaled: Set<string> };
+
+/** Whether the process died of `error`: a `Crash`, or a store error it caused. */
+function isCrash(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof Crash) return true;
+  return false;
+}
+
+async function play(s: Scenario): Promise<Outcome> {
   let now = 0;
   const store = new InMemoryRunStore({ claimLeaseMs: LEASE_MS, clock: () => now });
   const specs = new Map<string, CallSpec>();
@@ -182,9 +210,17 @@ async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: st
   const violations: string[] = [];
   const created: { runId?: string } = {};
   const crashes = [s.crashAt, s.crashAgainAt];
+  // Counted over the whole run, as a flaky database fails whichever process calls it.
+  const counts = new Map<StoreOperation, number>();
+  const failing: Fault = (op) => {
+    const n = (counts.get(op) ?? 0) + 1;
+    counts.set(op, n);
+    return s.storeFaults.some((f) => f.op === op && f.n === n) ? connectionLost() : undefined;
+  };
+  const unjournaled = new Set<string>();
 
-  for (let attempt = 0; attempt < 12; attempt++) {
-    const process = new Process(crashes[attempt], ledger);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const process = new Process(crashes[attempt], ledger, failing);
     // A tool method the process died in is answered as an internal error no one will read.
     const { tools } = refundTools(s.policy, process.provider(), { error: () => undefined, warn: () => undefined });
     const client = replayClient(script);
@@ -198,7 +234,7 @@ async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: st
         result = streamed ? await overServerSentEvents(streamToolLoop(options), runId) : await runToolLoop(options);
       } else {
         const stored = await store.load(created.runId);
-        if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations };
+        if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations, unjournaled };
         const decisions: ApprovalDecisions = {};
         for (const call of stored!.state.pending) decisions[call.toolUseId] = decided[call.toolUseId] ?? decisionFor(call.toolUseId);
         Object.assign(decided, decisions);
@@ -206,26 +242,36 @@ async function play(s: Scenario): Promise<{ messages: MessageParam[]; ledger: st
         result = streamed ? await overServerSentEvents(await streamResumeToolLoop(options), runId) : await resumeToolLoop(options);
       }
     } catch (error) {
-      if (!(error instanceof Crash)) throw error;
       violations.push(...client.violations);
-      // The dead process's claim lapses; whoever retries the request next may take the run over.
-      now += LEASE_MS + 1;
+      if (isCrash(error)) {
+        // The dead process's claim lapses; whoever retries the request next may take the run over.
+        now += LEASE_MS + 1;
+        continue;
+      }
+      if (!(error instanceof RunStoreError)) throw error;
+      expect(error.runId).toEqual(error.operation === 'create' ? expect.any(String) : created.runId);
+      error.unjournaled.forEach((id) => unjournaled.add(id));
+      // Released: the retry claims it at once. Otherwise the claim lapses first.
+      if (!error.released) now += LEASE_MS + 1;
       continue;
     }
     violations.push(...client.violations);
-    if (result.stopReason !== 'approval_required') return { messages: result.messages, ledger, decided, violations };
+    if (result.stopReason !== 'approval_required') return { messages: result.messages, ledger, decided, violations, unjournaled };
     expect(result.pending!.length).toBeGreaterThan(0);
   }
-  throw new Error('the run did not finish in 12 attempts');
+  throw new Error('the run did not finish in 20 attempts');
 }
 
 function checkRun(s: Scenario, outcome: Awaited<ReturnType<typeof play>>): void {
-  const { messages, ledger, decided, violations } = outcome;
+  const { messages, ledger, decided, violations, unjournaled } = outcome;
   const specs = new Map<string, CallSpec>(s.batches.flatMap((batch, t) => batch.map((spec, i): [string, CallSpec] => [`toolu_${t}_${i}`, spec])));
-  // Writes at most once per tool_use_id, whatever crashed where. A read may run again: one that
-  // completed beside the call the process died in had no chance to be journaled, and reads change nothing.
+  // Writes at most once per tool_use_id, whatever crashed or failed where, but for a write a
+  // RunStoreError named as unjournaled. A read may run again: one that completed beside the call
+  // the process died in had no chance to be journaled, and reads change nothing.
   const writes = ledger.filter((id) => specs.get(id)!.tool !== 'look_up');
-  expect(new Set(writes).size).toBe(writes.length);
+  const again = writes.filter((id, i) => writes.indexOf(id) !== i);
+  for (const id of again) expect(unjournaled).toContain(id);
+  if (s.storeFaults.length === 0) expect(again).toEqual([]);
   // Nothing that needed approval ran without it; nothing denied ran.
   for (const id of ledger) {
     if (needsApproval(specs.get(id)!, s.policy)) expect(decided[id]?.approve).toBe(true);
@@ -240,6 +286,8 @@ function checkRun(s: Scenario, outcome: Awaited<ReturnType<typeof play>>): void 
   expect(answers.size).toBe(asked.length);
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
+    // A write answered with its result really ran (approved writes included), however the run got there.
+    if (specs.get(id)!.tool !== 'look_up' && !answer.is_error) expect(ledger).toContain(id);
   }
   expect(messages[messages.length - 1]).toEqual({ role: 'assistant', content: [text('done')] });
 }

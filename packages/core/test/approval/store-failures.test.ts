@@ -39,13 +39,13 @@ const refund = toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }
 const note = toolUse('toolu_note', 'note', { order: 'A-1001' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The provider's `method` takes `ms` before it runs; `started` resolves as it is called. */
-function slow(provider: Refunds, method: 'refund' | 'note', ms: number): { started: Promise<void> } {
+/** The provider's `method` waits for `until` (milliseconds, or a promise) before it runs; `started` resolves as it is called. */
+function slow(provider: Refunds, method: 'refund' | 'note', until: number | Promise<unknown>): { started: Promise<void> } {
   let started!: () => void;
   const original = provider[method].bind(provider) as (...args: unknown[]) => Promise<unknown>;
   (provider as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
     started();
-    await sleep(ms);
+    await (typeof until === 'number' ? sleep(until) : until);
     return original(...args);
   };
   return { started: new Promise((resolve) => (started = resolve)) };
@@ -193,12 +193,12 @@ describe('a failure of the Messages API during a stored run', () => {
 describe('the claim’s heartbeat', () => {
   it('renews the claim while a write outlasts the lease, so a second instance cannot take the run over', async () => {
     const { client } = await scripted([turn('tool_use', refund), turn('end_turn', text('refunded'))]);
-    const { store, tools, provider } = setUp(() => undefined, 'none', new InMemoryRunStore({ claimLeaseMs: 300 }));
-    const { started } = slow(provider, 'refund', 1_000);
+    const { store, tools, provider } = setUp(() => undefined, 'none', new InMemoryRunStore({ claimLeaseMs: 600 }));
+    const { started } = slow(provider, 'refund', 2_500);
 
     const run = runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
     await started;
-    await sleep(700);
+    await sleep(1_500);
     // Without renewals the claim (taken by the save before the batch) would have lapsed by now.
     await expect(store.claim(store.created[0])).rejects.toMatchObject({ name: 'RunClaimError', problem: 'claimed' });
     expect((await run).text).toBe('refunded');
@@ -208,9 +208,18 @@ describe('the claim’s heartbeat', () => {
 
   it('a lost renewal stops the run before its next call and its next request, and leaves the claim alone', async () => {
     const { server, client } = await scripted([turn('tool_use', refund, note), turn('end_turn', text('refunded'))]);
-    const takenOver: Fault = (op) => (op === 'renew' ? RunConflictError.revision('run', 3, 4) : undefined);
+    // Another process takes the run over while the refund runs: the next renewal is refused.
+    let refunding = false;
+    let refused!: () => void;
+    const renewalRefused = new Promise<void>((resolve) => (refused = resolve));
+    const takenOver: Fault = (op) => {
+      if (op !== 'renew' || !refunding) return undefined;
+      setImmediate(refused);
+      return RunConflictError.revision('run', 3, 4);
+    };
     const { store, tools, provider } = setUp(takenOver, 'none', new InMemoryRunStore({ claimLeaseMs: 300 }));
-    slow(provider, 'refund', 500);
+    const { started } = slow(provider, 'refund', renewalRefused);
+    void started.then(() => (refunding = true));
 
     const error = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' }).catch((e: unknown) => e);
 

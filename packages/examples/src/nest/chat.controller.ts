@@ -10,10 +10,11 @@ import {
   Post,
   Req,
   Res,
+  ServiceUnavailableException,
   StreamableFile,
   UseGuards,
 } from '@nestjs/common';
-import { DecisionError, RunClaimError, RunConflictError, toServerSentEvents, type ToolLoopResult, type ToolStream } from '@toolwright/core';
+import { DecisionError, RunClaimError, RunConflictError, RunStoreError, toServerSentEvents, type ToolLoopResult, type ToolStream } from '@toolwright/core';
 import { ToolsService } from '@toolwright/nest';
 import type { Session } from '../orders/session';
 import { SessionGuard, type AuthenticatedRequest } from './session.guard';
@@ -106,6 +107,8 @@ function httpError(error: unknown): unknown {
   }
   if (error instanceof RunClaimError) return error.problem === 'unknown_run' ? notFound(error.runId) : new ConflictException(error.message);
   if (error instanceof RunConflictError) return new ConflictException(error.message);
+  // The store is down or lost the run's claim: the message says when a retry can resume it.
+  if (error instanceof RunStoreError) return new ServiceUnavailableException(error.message);
   return error;
 }
 

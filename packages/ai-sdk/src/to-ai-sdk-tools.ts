@@ -1,0 +1,95 @@
+import { jsonSchema, tool, type ModelMessage, type Tool, type ToolSet } from 'ai';
+import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { ToolCallScheduler, type ToolCallSchedulerOptions, type ToolContainer } from '@toolwright/core';
+import { modelOutput, type ContainerOutput } from './model-output';
+import { isOpenAiStrictSchema } from './strict-schema';
+
+/** What every call of these tools gets: the session's identity (`ctx.auth`) and the batch options. */
+export type AiSdkToolsOptions<TAuth = unknown> = ToolCallSchedulerOptions<TAuth>;
+
+/**
+ * A result the container answered with `is_error`. The AI SDK sends `String(error)` to the model
+ * as the tool's error text, so that is the container's message, with no class name before it.
+ */
+class ToolCallFailed extends Error {
+  override readonly name = 'ToolCallFailed';
+
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/**
+ * The container's tools as an AI SDK `ToolSet` for `generateText` / `streamText`. Each schema is
+ * the manifest's JSON Schema through `jsonSchema()` with no validator of its own, so the input
+ * reaches the container untouched and is checked there, with the container's messages. The
+ * calls of one step (the `messages` array the AI SDK hands to every call of that step) go through
+ * one `ToolCallScheduler`: reads together, writes alone in the model's order, a failed write
+ * halting the rest of the step, also under `streamText`, which runs each call as soon as it is
+ * written.
+ *
+ * Approval: a call that needs it (after validation and guard) is an AI SDK approval request
+ * (`needsApproval`), and so is every later call of its step, which must not run before the
+ * decision. Strict: a tool is sent with `strict: true` only when it is strict and OpenAI's strict
+ * mode takes its schema as it is (no optional properties); otherwise without, and the container
+ * still enforces the schema.
+ */
+export function toAiSdkTools<TAuth>(container: ToolContainer<TAuth>, options: AiSdkToolsOptions<TAuth> = {}): ToolSet {
+  const scheduler = new ToolCallScheduler(container, options);
+  const approvals = container.asksApproval ? new StepApprovals(container, options.auth) : undefined;
+  const tools: ToolSet = {};
+  for (const definition of container.definitions()) {
+    const name = definition.name;
+    const strict = definition.strict === true && isOpenAiStrictSchema(definition.input_schema);
+    tools[name] = tool<unknown, ContainerOutput, Record<string, unknown>>({
+      description: definition.description,
+      inputSchema: jsonSchema<unknown>(definition.input_schema as Parameters<typeof jsonSchema>[0]),
+      ...(strict ? { strict } : {}),
+      ...(approvals ? { needsApproval: (input: unknown, { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] }) => approvals.needed({ id: toolCallId, name, input }, messages) } : {}),
+      execute: async (input, { toolCallId, messages, abortSignal }) => {
+        const refused = approvals?.refusal(toolCallId);
+        const result = refused ?? (await scheduler.run({ id: toolCallId, name, input }, { signal: abortSignal, step: messages }));
+        const content = result.content ?? '';
+        if (result.is_error) throw new ToolCallFailed(textOf(content));
+        return content;
+      },
+      toModelOutput: ({ output }) => modelOutput(output),
+    }) as Tool;
+  }
+  return tools;
+}
+
+/** The error text of a result: the AI SDK's tool errors are text. */
+function textOf(content: ContainerOutput): string {
+  return typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+}
+
+/**
+ * Which calls of a step wait for a person. The AI SDK asks tool by tool, in the model's order,
+ * with the step's `messages`; once one call of a step needs approval, the later ones wait too.
+ */
+class StepApprovals<TAuth> {
+  private readonly waiting = new WeakSet<object>();
+  /** Calls whose approval predicate threw: answered as the container answers them, never run. */
+  private readonly refused = new Map<string, ToolResultBlockParam>();
+
+  constructor(
+    private readonly container: ToolContainer<TAuth>,
+    private readonly auth: TAuth | undefined,
+  ) {}
+
+  async needed(call: { id: string; name: string; input: unknown }, step: object): Promise<boolean> {
+    if (this.waiting.has(step)) return true;
+    const check = await this.container.checkApprovals([{ type: 'tool_use', id: call.id, name: call.name, input: call.input }], { auth: this.auth });
+    if (check.answered.length > 0) this.refused.set(call.id, check.answered[0]);
+    if (check.pending.length === 0) return false;
+    this.waiting.add(step);
+    return true;
+  }
+
+  refusal(id: string): ToolResultBlockParam | undefined {
+    const result = this.refused.get(id);
+    this.refused.delete(id);
+    return result;
+  }
+}

@@ -1,0 +1,1 @@
+export { toLangChainTools, ContainerTool, type LangChainToolsOptions } from './to-langchain-tools';

@@ -1,0 +1,1 @@
+export { toOpenAiAgentsTools, type OpenAiAgentsToolsOptions } from './to-openai-agents-tools';

@@ -1,0 +1,79 @@
+/**
+ * The modules that carry the guarantees, each with the test files that guard it. Stryker runs
+ * one module at a time against only these files: the whole suite per mutant would not fit a night.
+ * Smallest and most important first, so a run cut short still has their figures.
+ */
+const core = (...files) => files.map((file) => `<rootDir>/packages/core/test/${file}`);
+
+export const modules = [
+  {
+    name: 'schedule',
+    mutate: ['packages/core/src/execution/schedule.ts'],
+    tests: [
+      ...core('execution/executor.test.ts', 'execution/executor.properties.test.ts', 'execution/schedule.test.ts'),
+      ...core('loop/stream-tool-loop.test.ts', 'loop/stream-tool-loop.properties.test.ts', 'loop/limits.test.ts'),
+    ],
+  },
+  {
+    name: 'arrival-order',
+    mutate: ['packages/mcp/src/arrival-order.ts'],
+    tests: ['<rootDir>/packages/mcp/test/session-order.property.test.ts', '<rootDir>/packages/mcp/test/arrival-order.test.ts'],
+  },
+  {
+    name: 'prompt-cache',
+    mutate: ['packages/core/src/loop/prompt-cache.ts'],
+    tests: core('loop/prompt-cache.properties.test.ts', 'loop/claude-features.test.ts', 'loop/prompt-cache.test.ts'),
+  },
+  {
+    name: 'in-memory-run-store',
+    mutate: ['packages/core/src/approval/in-memory-run-store.ts'],
+    tests: core('approval/in-memory-run-store.test.ts', 'approval/exactly-once.properties.test.ts'),
+  },
+  {
+    name: 'build-instance',
+    mutate: ['packages/core/src/validation/build-instance.ts'],
+    tests: core('validation/validator-skip.properties.test.ts', 'validation/param-whitelist.test.ts', 'validation/contract.test.ts', 'execution/executor.test.ts'),
+  },
+  {
+    name: 'turn-calls',
+    mutate: ['packages/core/src/loop/turn-calls.ts'],
+    tests: core(
+      'loop/stream-tool-loop.test.ts',
+      'loop/stream-tool-loop.properties.test.ts',
+      'loop/conversation-integrity.test.ts',
+      'loop/limits.test.ts',
+      'loop/errors.test.ts',
+      'loop/stop-reasons.test.ts',
+      'loop/claude-features.test.ts',
+      'approval/approval-loop.test.ts',
+    ),
+  },
+  {
+    name: 'validate-input',
+    mutate: ['packages/core/src/validation/validate-input.ts', 'packages/core/src/validation/schema-check.ts', 'packages/core/src/validation/plain-input.ts'],
+    tests: core(
+      'validation/validator-skip.properties.test.ts',
+      'validation/param-whitelist.test.ts',
+      'validation/contract.test.ts',
+      'execution/executor.test.ts',
+      'execution/hardening.test.ts',
+      'execution/input-limits.test.ts',
+    ),
+  },
+  {
+    name: 'engine',
+    mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts'],
+    tests: core('approval/approval-loop.test.ts', 'approval/exactly-once.properties.test.ts', 'approval/in-memory-run-store.test.ts', 'loop/stream-tool-loop.test.ts'),
+  },
+  {
+    name: 'pg-store',
+    mutate: ['packages/pg-store/src/postgres-run-store.ts'],
+    tests: ['<rootDir>/packages/pg-store/test/postgres-run-store.test.ts', '<rootDir>/packages/pg-store/test/concurrent-resume.test.ts'],
+  },
+];
+
+/** The module a source file belongs to, for `pnpm mutate -- --mutate <file>`. */
+export function moduleOf(file) {
+  const path = file.replace(/:.*$/, '');
+  return modules.find((module) => module.mutate.includes(path));
+}
