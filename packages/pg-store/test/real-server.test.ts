@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import type { RunStoreOptions } from '@toolwright/core';
 import { PostgresRunStore, migrate, migrations } from '@toolwright/pg-store';
+import fc from 'fast-check';
+import { checkRun, play, scenario } from '../../core/test/approval/exactly-once.property';
 import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
 import { pausedRun } from '../../core/test/approval/run-states';
@@ -47,6 +49,13 @@ describeOnPostgres('PostgresRunStore on a real PostgreSQL server', (server) => {
     it('keeps at most one claimer and the first result under random interleavings (100 runs)', async () => {
       await checkClaimAndJournalInterleavings((options) => new PostgresRunStore(pool, options), 100, 14);
     });
+
+    it('runs every write at most once, never undecided, through crashes and resumes (the exactly-once property, 60 runs)', async () => {
+      await fc.assert(
+        fc.asyncProperty(scenario, async (s) => checkRun(s, await play(s, (options) => new PostgresRunStore(pool, options)))),
+        { numRuns: 60, seed: 1414 },
+      );
+    }, 600_000);
   });
 
   describe('instances with connections of their own', () => {

@@ -6,8 +6,8 @@ import { keyOf } from './protocol';
 /** What the database holds at the end, as the checks need it. */
 export interface FinalState {
   runs: RunState[];
-  /** Side-effect rows per tool_use id. */
-  effects: Map<string, number>;
+  /** The pid of the worker behind each side-effect row, per tool_use id, in the order they were written. */
+  effects: Map<string, number[]>;
 }
 
 export interface Figures {
@@ -18,6 +18,8 @@ export interface Figures {
   denied: number;
   effectRows: number;
   duplicatesInWindow: number;
+  /** A second run by the process that took the run over from a live worker that stalled past the lease. */
+  duplicatesAfterLostClaim: number;
   duplicatesOutsideWindow: number;
 }
 
@@ -33,7 +35,12 @@ export interface Check {
  * run, and no side effect under an id the transcripts do not hold (a re-run has the same
  * `ctx.toolUseId`).
  */
-export function checkFinalState(state: FinalState, keys: number, windowKills: ReadonlyMap<string, number>): { checks: Check[]; figures: Figures } {
+export function checkFinalState(
+  state: FinalState,
+  keys: number,
+  windowKills: ReadonlyMap<string, number>,
+  lostClaimPids: ReadonlySet<number>,
+): { checks: Check[]; figures: Figures } {
   const unfinished: string[] = [];
   const invalid: string[] = [];
   const lost: string[] = [];
@@ -45,6 +52,7 @@ export function checkFinalState(state: FinalState, keys: number, windowKills: Re
   let writes = 0;
   let denied = 0;
   let inWindow = 0;
+  let afterLostClaim = 0;
   let outsideCount = 0;
 
   for (const run of state.runs) {
@@ -59,7 +67,8 @@ export function checkFinalState(state: FinalState, keys: number, windowKills: Re
       const answered = answers.get(use.id) ?? [];
       if (answered.length !== 1) invalid.push(`${run.runId}: ${use.id} answered ${answered.length} times`);
       if (use.name === 'look_up') continue;
-      const ran = state.effects.get(use.id) ?? 0;
+      const pids = state.effects.get(use.id) ?? [];
+      const ran = pids.length;
       const answer = typeof answered[0]?.content === 'string' ? answered[0].content : '';
       // Denied, or not run because a call before it in the batch failed (a denied transfer): it must not have run.
       if (answer.startsWith('Denied by the user') || (answered[0]?.is_error && answer.startsWith('Not executed:'))) {
@@ -73,9 +82,12 @@ export function checkFinalState(state: FinalState, keys: number, windowKills: Re
       const extra = Math.max(0, ran - 1);
       const covered = Math.min(extra, windowKills.get(use.id) ?? 0);
       inWindow += covered;
-      if (extra > covered) {
-        outsideCount += extra - covered;
-        outside.push(`${use.id} ran ${ran} times; killed in its write-to-journal window ${windowKills.get(use.id) ?? 0} times`);
+      // Every run but the last by a worker whose claim was lost while it ran the call.
+      const lostClaims = Math.min(extra - covered, pids.slice(0, -1).filter((pid) => lostClaimPids.has(pid)).length);
+      afterLostClaim += lostClaims;
+      if (extra > covered + lostClaims) {
+        outsideCount += extra - covered - lostClaims;
+        outside.push(`${use.id} ran ${ran} times (pids ${pids.join(', ')}); killed in its write-to-journal window ${windowKills.get(use.id) ?? 0} times`);
       }
     }
   }
@@ -87,7 +99,7 @@ export function checkFinalState(state: FinalState, keys: number, windowKills: Re
     { name: 'every run is there (nothing lost)', problems: missingKeys },
     { name: 'every transcript valid, every tool_use answered once', problems: invalid },
     { name: 'every approved write ran (its side effect is there)', problems: lost },
-    { name: 'no duplicate side effect outside the write-to-journal window', problems: outside },
+    { name: 'no duplicate side effect a kill in the write-to-journal window or a lost claim does not explain', problems: outside },
     { name: 'no denied or skipped write ran', problems: ranDenied },
     { name: 're-runs kept their ctx.toolUseId (no side effect under an unknown id)', problems: stray },
     { name: 'no approved write answered with an error', problems: failed },
@@ -97,8 +109,9 @@ export function checkFinalState(state: FinalState, keys: number, windowKills: Re
     keysStartedTwice: [...runsPerKey.values()].filter((n) => n > 1).length,
     writes,
     denied,
-    effectRows: [...state.effects.values()].reduce((a, b) => a + b, 0),
+    effectRows: [...state.effects.values()].reduce((a, b) => a + b.length, 0),
     duplicatesInWindow: inWindow,
+    duplicatesAfterLostClaim: afterLostClaim,
     duplicatesOutsideWindow: outsideCount,
   };
   return { checks, figures };

@@ -26,6 +26,8 @@ export interface DriverReport {
   /** Runs handed out to start again because their worker died before the start returned. */
   restartedStarts: number;
   refusals: Map<string, number>;
+  /** Workers that were told their claim was lost (a renewal failed: they stalled past the lease and another took the run over). */
+  lostClaimPids: Set<number>;
   elapsedMs: number;
   timedOut: boolean;
 }
@@ -50,6 +52,7 @@ export async function drive(options: DriverOptions, config: WorkerConfig, pool: 
     windowKills: new Map(),
     restartedStarts: 0,
     refusals: new Map(),
+    lostClaimPids: new Set(),
     elapsedMs: 0,
     timedOut: false,
   };
@@ -98,6 +101,7 @@ export async function drive(options: DriverOptions, config: WorkerConfig, pool: 
           break;
         case 'refused':
           report.refusals.set(message.reason, (report.refusals.get(message.reason) ?? 0) + 1);
+          if (message.reason === 'RunStoreError:claim_lost' && child.pid !== undefined) report.lostClaimPids.add(child.pid);
           break;
         case 'ready':
           break;

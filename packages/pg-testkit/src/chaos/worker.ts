@@ -18,6 +18,8 @@ const client = new Anthropic({ baseURL: config.modelUrl, apiKey: 'chaos', maxRet
 const send = (message: WorkerMessage) => process.send!(message);
 const waiting: Array<(message: DriverMessage) => void> = [];
 let stopping = false;
+// A driver that died (or was killed) takes its workers with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message: DriverMessage) => {
   if (message.type === 'stop') {
     // Whatever this worker waits for, it goes on, and stops at the top of its loop.
