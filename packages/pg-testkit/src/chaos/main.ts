@@ -4,7 +4,7 @@
 // kill points (mid-claim, mid-write, after the write before its journal row, mid-journal) and at
 // random moments, and starts new ones. Then it checks the database and prints the figures and
 // `pg-chaos: N passed, M failed`. Sizes: TOOLWRIGHT_CHAOS_RUNS (200), TOOLWRIGHT_CHAOS_WORKERS (4),
-// TOOLWRIGHT_CHAOS_SEED, TOOLWRIGHT_CHAOS_TIMEOUT_S (240), TOOLWRIGHT_CHAOS_LEASE_MS (5000).
+// TOOLWRIGHT_CHAOS_SEED, TOOLWRIGHT_CHAOS_TIMEOUT_S (480), TOOLWRIGHT_CHAOS_LEASE_MS (5000).
 // A duplicate a lost claim explains (a live worker stalled past the lease, its renewals late,
 // and another took the run over mid-call) is counted apart and reported, not hidden: it is the
 // lease's limit, which ctx.toolUseId as an idempotency key downstream covers too.
@@ -20,7 +20,7 @@ import { CHAOS_SCHEMA, KILL_POINTS } from './protocol';
 const RUNS = positive('TOOLWRIGHT_CHAOS_RUNS', 200);
 const WORKERS = positive('TOOLWRIGHT_CHAOS_WORKERS', 4);
 const SEED = positive('TOOLWRIGHT_CHAOS_SEED', Date.now() % 1_000_000);
-const TIMEOUT_S = positive('TOOLWRIGHT_CHAOS_TIMEOUT_S', 240);
+const TIMEOUT_S = positive('TOOLWRIGHT_CHAOS_TIMEOUT_S', 480);
 /** Short, so a dead worker's run is taken over soon; the loop renews it while a batch runs. */
 const CLAIM_LEASE_MS = positive('TOOLWRIGHT_CHAOS_LEASE_MS', 5_000);
 
