@@ -19,7 +19,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages'],
   testMatch: ['**/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/'],
+  // create-toolwright's templates are projects of their own, tested by scripts/ci/lines/templates.sh.
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/packages/create-toolwright/templates/'],
   moduleNameMapper: sources,
   transform: {
     // 151002: ts-jest prefers isolatedModules with module nodenext; we keep full type checking.

@@ -126,18 +126,28 @@ function report(result: GenerateResult, options: CliOptions, cwd: string): numbe
   }
   if (options.check) {
     if (result.upToDate) {
-      console.log(`tools-codegen: ${out} is up to date (${result.tools.length} tools).`);
+      console.log(`tools-codegen: ${out} is up to date (${countTools(result.tools.length)}).`);
       return 0;
+    }
+    if (!fs.existsSync(result.outFile)) {
+      console.error(
+        `tools-codegen: ${out} does not exist yet: run tools-codegen without --check to write it ` +
+          '(the project imports its toolManifest), then commit it.',
+      );
+      return 1;
     }
     console.error(`tools-codegen: ${out} is stale: ${staleReason(result, cwd)}; run tools-codegen and commit the result.`);
     return 1;
   }
-  console.log(`tools-codegen: ${result.written ? 'wrote' : 'unchanged'} ${out} (${result.tools.length} tools).`);
+  console.log(`tools-codegen: ${result.written ? 'wrote' : 'unchanged'} ${out} (${countTools(result.tools.length)}).`);
   return 0;
 }
 
+function countTools(count: number): string {
+  return `${count} tool${count === 1 ? '' : 's'}`;
+}
+
 function staleReason(result: GenerateResult, cwd: string): string {
-  if (!fs.existsSync(result.outFile)) return 'the file does not exist';
   const manifest = firstDifference(result.outFile, result.code);
   if (manifest !== undefined) return `it differs from the generated code at line ${manifest}`;
   const checks = path.relative(cwd, result.checksFile);

@@ -40,7 +40,7 @@ describe('tools-codegen CLI', () => {
 
   it('writes src/tools.generated.ts next to the tsconfig by default, and the JSON with --json', () => {
     const result = run(['--project', 'tsconfig.json', '--json'], project.dir);
-    expect(result).toMatchObject({ code: 0, out: 'tools-codegen: wrote src/tools.generated.ts (1 tools).' });
+    expect(result).toMatchObject({ code: 0, out: 'tools-codegen: wrote src/tools.generated.ts (1 tool).' });
     expect(fs.readFileSync(outFile, 'utf8')).toContain("import { ClockTools } from './clock.tools';");
     const json = JSON.parse(fs.readFileSync(path.join(project.dir, 'src', 'tools.generated.json'), 'utf8'));
     expect(json).toEqual([expect.objectContaining({ name: 'now', input_schema: expect.objectContaining({ required: ['zone'] }) })]);
@@ -48,7 +48,7 @@ describe('tools-codegen CLI', () => {
 
   it('--check exits 0 on a fresh file and writes nothing', () => {
     const before = fs.statSync(outFile).mtimeMs;
-    expect(run(['--project', 'tsconfig.json', '--check'], project.dir)).toMatchObject({ code: 0, out: 'tools-codegen: src/tools.generated.ts is up to date (1 tools).' });
+    expect(run(['--project', 'tsconfig.json', '--check'], project.dir)).toMatchObject({ code: 0, out: 'tools-codegen: src/tools.generated.ts is up to date (1 tool).' });
     expect(fs.statSync(outFile).mtimeMs).toBe(before);
   });
 
@@ -61,9 +61,12 @@ describe('tools-codegen CLI', () => {
     expect(fs.readFileSync(outFile, 'utf8')).toBe(stale);
   });
 
-  it('--check on a missing file says so', () => {
+  it('--check on a missing file says it was never written and how to write it', () => {
     fs.rmSync(outFile);
-    expect(run(['--project', 'tsconfig.json', '--check'], project.dir).err).toContain('is stale: the file does not exist');
+    expect(run(['--project', 'tsconfig.json', '--check'], project.dir)).toMatchObject({
+      code: 1,
+      err: 'tools-codegen: src/tools.generated.ts does not exist yet: run tools-codegen without --check to write it (the project imports its toolManifest), then commit it.',
+    });
   });
 
   it.each([
@@ -103,14 +106,14 @@ describe('tools-codegen CLI', () => {
     expect(typeof result.code).toBe('object');
     if (typeof result.code === 'object') result.code.close();
     expect(result.out.split('\n')).toEqual([
-      expect.stringMatching(/^tools-codegen: (wrote|unchanged) src\/tools\.generated\.ts \(1 tools\)\.$/),
+      expect.stringMatching(/^tools-codegen: (wrote|unchanged) src\/tools\.generated\.ts \(1 tool\)\.$/),
       'tools-codegen: watching src (1 directory); Ctrl-C to stop.',
     ]);
   });
 
   it('--flag=value reads like --flag value, and --import-extension overrides the tsconfig', () => {
     const result = run(['--project=tsconfig.json', '--import-extension=js', '--out', 'src/esm.generated.ts'], project.dir);
-    expect(result).toMatchObject({ code: 0, out: 'tools-codegen: wrote src/esm.generated.ts (1 tools).' });
+    expect(result).toMatchObject({ code: 0, out: 'tools-codegen: wrote src/esm.generated.ts (1 tool).' });
     expect(fs.readFileSync(path.join(project.dir, 'src', 'esm.generated.ts'), 'utf8')).toContain("import { ClockTools } from './clock.tools.js';");
   });
 });
@@ -120,10 +123,45 @@ describe('a project that cannot be read is a usage error: one line, no stack, ex
   afterAll(() => project.cleanup());
 
   it.each([
-    [['--project', 'nope.json'], "tools-codegen: nope.json: not found; pass the project's tsconfig file with --project (for example --project tsconfig.json)."],
-    [['--project', 'src'], "tools-codegen: src: a directory without a tsconfig.json; pass the project's tsconfig file with --project (for example --project tsconfig.json)."],
+    [
+      ['--project', 'nope.json'],
+      "tools-codegen: nope.json: not found; run tools-codegen in the project's folder, pass the project's tsconfig file with --project <path>, " +
+        'or create one (docs/getting-started.md has one with the settings toolwright needs).',
+    ],
+    [['--project', 'src'], "tools-codegen: src: a directory without a tsconfig.json; pass the project's tsconfig file with --project <path>, or create one there."],
   ])('%j', (args, line) => {
     expect(run(args, project.dir)).toEqual({ code: 2, out: '', err: line });
+  });
+
+  it('no tsconfig.json where the command runs: the hint does not repeat what was typed', () => {
+    const empty = fs.mkdtempSync(path.join(project.dir, 'empty-'));
+    for (const args of [[], ['--project', 'tsconfig.json']]) {
+      const result = run(args, empty);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(/^tools-codegen: tsconfig\.json: not found; /);
+      expect(result.err).not.toContain('--project tsconfig.json');
+      expect(result.err).toContain('create one');
+    }
+  });
+
+  it('a tsconfig without experimentalDecorators: where it is missing and the flag to set', () => {
+    fs.writeFileSync(path.join(project.dir, 'standard.json'), '{\n  "include": ["src"],\n  "compilerOptions": {\n    "strict": true\n  }\n}\n');
+    expect(run(['--project', 'standard.json'], project.dir)).toEqual({
+      code: 2,
+      out: '',
+      err:
+        'tools-codegen: standard.json:3:3: "experimentalDecorators" is not set; set "experimentalDecorators": true in compilerOptions: ' +
+        "toolwright's @Tool, @Param and @ToolGroup are TypeScript's experimental decorators, and without the flag TypeScript compiles " +
+        'them as standard decorators, which cannot decorate parameters (tsc: TS1206).',
+    });
+  });
+
+  it('experimentalDecorators set to false, here or in a base config: the line that says so, else compilerOptions', () => {
+    fs.writeFileSync(path.join(project.dir, 'off.json'), '{\n  "extends": "./tsconfig.json",\n  "compilerOptions": {\n    "experimentalDecorators": false\n  }\n}\n');
+    expect(run(['--project', 'off.json'], project.dir).err).toMatch(/^tools-codegen: off\.json:4:5: "experimentalDecorators" is not true; set "experimentalDecorators": true in compilerOptions/);
+    fs.writeFileSync(path.join(project.dir, 'base-off.json'), '{ "compilerOptions": { "experimentalDecorators": false } }');
+    fs.writeFileSync(path.join(project.dir, 'child.json'), '{ "extends": "./base-off.json", "include": ["src"] }');
+    expect(run(['--project', 'child.json'], project.dir)).toMatchObject({ code: 2, err: expect.stringMatching(/^tools-codegen: child\.json:1:1: "experimentalDecorators" is not set; /) });
   });
 
   it('a tsconfig that does not parse: where and what', () => {
@@ -144,7 +182,7 @@ describe('a project that cannot be read is a usage error: one line, no stack, ex
   });
 
   it('a directory that holds a tsconfig.json is read like tsc -p reads it', () => {
-    expect(run(['--project', 'app', '--check'], project.dir)).toMatchObject({ code: 1, err: expect.stringContaining('is stale: the file does not exist') });
+    expect(run(['--project', 'app', '--check'], project.dir)).toMatchObject({ code: 1, err: expect.stringContaining('does not exist yet') });
   });
 });
 

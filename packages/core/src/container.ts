@@ -7,7 +7,7 @@ import type {
   ToolSearchToolRegex20251119,
 } from '@anthropic-ai/sdk/resources/messages';
 import { consoleLogger, type ToolClient, type ToolLogger } from './context';
-import { bindManifest } from './manifest/check-manifest';
+import { bindManifest, checkManifestShape } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
 import { invokeTool } from './execution/invoke';
@@ -159,6 +159,7 @@ export class ToolContainer<TAuth = unknown> {
     this.limits = checkLimits({ ...DEFAULT_INPUT_LIMITS, ...options.limits });
     this.onEvent = options.onEvent;
     this.traced = callTracing(options.telemetry);
+    checkManifestShape(options.manifest, 'ToolContainer');
     for (const { entry, instance, decorated } of bindManifest(options.manifest, options.providers)) {
       this.tools.set(entry.definition.name, {
         name: entry.definition.name,

@@ -84,6 +84,8 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
     await until(() => log.cancelled.length === 1);
     expect(log.cancelled).toEqual(log.started);
     await expect(ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
+    // A cancellation the tool honoured is no failure: no stack in the server's log.
+    expect(http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
   });
 
   it('runs concurrent reads of one session together and a write alone', async () => {

@@ -2,18 +2,33 @@ import fc from 'fast-check';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolEvent } from '@toolwright/core';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer } from './fixtures/probe-tools';
 
-/** One session through the SDK client and server, recording the order tools/call requests reach the server. */
+/**
+ * One session through the SDK client and server, recording the order tools/call requests reach
+ * the server. An unknown tool runs no code of ours, so its span is the container's call_start
+ * and call_end: it may write (nobody knows its effect), so it is logged as a write.
+ */
 async function session(log: ProbeLog, maxConcurrency?: number) {
-  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', maxConcurrency });
+  const labels = new Map<string, string>();
+  const onEvent = (event: ToolEvent) => {
+    if (event.effect !== 'unknown') return;
+    if (event.type === 'call_start') log.start(labels.get(event.toolUseId)!, 'write');
+    if (event.type === 'call_end') log.end(labels.get(event.toolUseId)!);
+  };
+  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', maxConcurrency, onEvent });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const sdkServer = await server.connect(serverSide);
   const arrivals: string[] = [];
   const deliver = serverSide.onmessage!;
   serverSide.onmessage = (message: JSONRPCMessage, extra) => {
-    if ('method' in message && message.method === 'tools/call') arrivals.push((message.params as { arguments: { label: string } }).arguments.label);
+    if ('method' in message && message.method === 'tools/call') {
+      const label = (message.params as { arguments: { label: string } }).arguments.label;
+      arrivals.push(label);
+      if ('id' in message) labels.set(`mcp_${message.id}`, label);
+    }
     deliver(message, extra);
   };
   const client = new Client({ name: 'property', version: '1.0.0' });
@@ -21,19 +36,23 @@ async function session(log: ProbeLog, maxConcurrency?: number) {
   return { client, arrivals, close: () => Promise.all([client.close(), sdkServer.close()]) };
 }
 
-const call = fc.record({ write: fc.boolean(), ms: fc.integer({ min: 0, max: 3 }) });
+const TOOLS = { read: 'probe_read', write: 'probe_write', unknown: 'probe_missing' } as const;
+const call = fc.record({ kind: fc.constantFrom<keyof typeof TOOLS>('read', 'read', 'write', 'unknown'), ms: fc.integer({ min: 0, max: 3 }) });
 
 describe('per-session order over MCP (property)', () => {
-  it('a write never overlaps another call of its session, and calls around a write keep their arrival order', async () => {
+  it('a write (or an unknown tool) never overlaps another call of its session, and calls around it keep their arrival order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 8 }), async (calls) => {
         const log = new ProbeLog();
         const { client, arrivals, close } = await session(log);
         try {
           const results = await Promise.all(
-            calls.map((c, i) => client.callTool({ name: c.write ? 'probe_write' : 'probe_read', arguments: { label: `c${i}`, ms: c.ms } })),
+            calls.map((c, i) => client.callTool({ name: TOOLS[c.kind], arguments: { label: `c${i}`, ms: c.ms } })),
           );
-          results.forEach((result, i) => expect(result.structuredContent).toEqual({ label: `c${i}` }));
+          results.forEach((result, i) => {
+            if (calls[i].kind === 'unknown') expect(result.isError).toBe(true);
+            else expect(result.structuredContent).toEqual({ label: `c${i}` });
+          });
           expect([...arrivals].sort()).toEqual(calls.map((_, i) => `c${i}`).sort());
           const spans = arrivals.map((label) => ({ label, ...log.spans.get(label)! }));
           for (const [i, a] of spans.entries()) {

@@ -131,7 +131,8 @@ export class ToolsService<TAuth = unknown> implements OnModuleInit {
       onEvent,
       approval,
       logger: logger ?? nestToolLogger(),
-      providers: discoverToolProviders(this.discovery, manifest),
+      // A missing or malformed manifest is the container's to explain; discovery would only trip on it.
+      providers: Array.isArray(manifest?.entries) ? discoverToolProviders(this.discovery, manifest) : [],
     });
   }
 }

@@ -24,6 +24,11 @@ afterEach(async () => {
 });
 
 describe('ToolsModule.forRoot', () => {
+  it('without a manifest (the generated module was never written): app.init() says how to write it', async () => {
+    const started = start({ imports: [ToolsModule.forRoot({ manifest: undefined as never }), OrdersModule] });
+    await expect(started).rejects.toThrow(/^ToolContainer: no manifest was given \(manifest is undefined\); run tools-codegen/);
+  });
+
   const imports = () => [ToolsModule.forRoot({ manifest: ordersManifest }), OrdersModule];
 
   it('discovers the tools of a provider in another module and runs them with its injected repository', async () => {

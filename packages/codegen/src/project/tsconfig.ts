@@ -69,6 +69,7 @@ export function readProjectConfig(project: string): ProjectConfig {
     ...(parsed?.errors ?? []).filter((d) => isSyntaxError(d) || FATAL_OPTION_ERRORS.has(d.code)),
   ].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0 || !parsed) throw configError(errors[0], errors.length, tsconfig);
+  if (parsed.options.experimentalDecorators !== true) throw decoratorsOff(tsconfig);
   const directories = Object.entries(parsed.wildcardDirectories ?? {}).map(([dir, flags]) => ({
     dir: path.resolve(dir),
     recursive: (flags & ts.WatchDirectoryFlags.Recursive) !== 0,
@@ -82,7 +83,32 @@ export function readProjectConfig(project: string): ProjectConfig {
   };
 }
 
-const PASS_TSCONFIG = "pass the project's tsconfig file with --project (for example --project tsconfig.json).";
+const PASS_TSCONFIG = "pass the project's tsconfig file with --project <path>";
+const NOT_FOUND_HINT =
+  `run tools-codegen in the project's folder, ${PASS_TSCONFIG}, or create one (docs/getting-started.md has one with the settings toolwright needs).`;
+
+/**
+ * Without `experimentalDecorators` TypeScript compiles `@Tool` as a standard (TC39) decorator,
+ * which cannot decorate parameters and receives other arguments: the build fails with TS1206 and
+ * the run time cannot register the tools. Points at the setting that is false, else at
+ * `compilerOptions`, in the tsconfig itself.
+ */
+function decoratorsOff(tsconfig: string): ProjectConfigError {
+  const lines = readText(tsconfig).split('\n');
+  const at = (pattern: RegExp) => {
+    const line = lines.findIndex((text) => pattern.test(text));
+    return line === -1 ? undefined : { file: tsconfig, line: line + 1, column: lines[line].search(pattern) + 1 };
+  };
+  const setting = at(/"experimentalDecorators"/);
+  const location = setting ?? at(/"compilerOptions"/) ?? { file: tsconfig, line: 1, column: 1 };
+  const state = setting ? 'is not true' : 'is not set';
+  return new ProjectConfigError(
+    `"experimentalDecorators" ${state}; set "experimentalDecorators": true in compilerOptions: ` +
+      "toolwright's @Tool, @Param and @ToolGroup are TypeScript's experimental decorators, and without the flag TypeScript " +
+      'compiles them as standard decorators, which cannot decorate parameters (tsc: TS1206).',
+    location,
+  );
+}
 
 /** TypeScript numbers its syntax errors 1000-1999. */
 function isSyntaxError(diagnostic: ts.Diagnostic): boolean {
@@ -94,19 +120,19 @@ function locateTsconfig(project: string): string {
   try {
     stat = fs.statSync(project);
   } catch {
-    throw new ProjectConfigError(`not found; ${PASS_TSCONFIG}`, { file: project });
+    throw new ProjectConfigError(`not found; ${NOT_FOUND_HINT}`, { file: project });
   }
   if (!stat.isDirectory()) return project;
   const inside = path.join(project, 'tsconfig.json');
   if (fs.existsSync(inside)) return inside;
-  throw new ProjectConfigError(`a directory without a tsconfig.json; ${PASS_TSCONFIG}`, { file: project });
+  throw new ProjectConfigError(`a directory without a tsconfig.json; ${PASS_TSCONFIG}, or create one there.`, { file: project });
 }
 
 function readText(tsconfig: string): string {
   try {
     return fs.readFileSync(tsconfig, 'utf8');
   } catch (error) {
-    throw new ProjectConfigError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${PASS_TSCONFIG}`, { file: tsconfig });
+    throw new ProjectConfigError(`cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${PASS_TSCONFIG}.`, { file: tsconfig });
   }
 }
 

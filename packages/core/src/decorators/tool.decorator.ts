@@ -1,5 +1,6 @@
 import { TOOL_METHODS, TOOL_OPTIONS, TOOL_PARAMS } from './metadata-keys';
 import { ToolDefinitionError, describeMember } from './definition-error';
+import { isStandardDecoratorContext, standardDecoratorError } from './standard-decorator';
 import { TOOL_NAME_PATTERN } from '../manifest/tool-name';
 import type { ParamMetadata, ToolCaller, ToolOptions } from './tool-options';
 
@@ -13,6 +14,9 @@ function isToolCaller(value: unknown): value is ToolCaller {
 /** Marks a method as a Claude tool. `effect` defaults to `'write'`. */
 export function Tool(options: ToolOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
+    // Checked first: in the standard form `target` is the method itself, which reads as "static".
+    const context: unknown = propertyKey;
+    if (isStandardDecoratorContext(context)) throw standardDecoratorError('Tool', context);
     const where = describeMember(target, propertyKey);
     if (typeof target === 'function') {
       throw new ToolDefinitionError(`@Tool on static method ${where}: tools are instance methods; remove "static".`);

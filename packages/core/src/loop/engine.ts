@@ -154,7 +154,8 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       mode.emit({ type: 'limit', limit, at, notExecuted });
       return finish(limit, incompleteNotice(limit, limits));
     };
-    const newCalls = (turn: number) =>
+    /** `asking`: each call's approval is asked as its block completes (a resumed batch was decided already). */
+    const newCalls = (turn: number, asking: boolean) =>
       (holding.calls = new TurnCalls({
         container: options.tools,
         context: options.context ?? {},
@@ -164,8 +165,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
         limitMessage: (reached) => notExecutedMessage(reached, limits),
         emit: mode.emit,
         onToolEvent: emitLoop,
-        // Nothing of a batch runs before its approvals are known, and they are known only once it is whole.
-        eager: !asksApproval,
+        ...(asking && asksApproval && { approval: (block: ToolUseBlock) => options.tools.checkApprovals([block], { auth: options.context?.auth }) }),
         ...(run && { journal: (result: ToolResultBlockParam) => run.journal(result), stopped: () => run.lost }),
       }));
     /** Commits the batch; every answer is journaled, so a replay answers it the same way. */
@@ -183,7 +183,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
 
     const unanswered = resume ? unansweredCalls(messages) : [];
     if (unanswered.length > 0) {
-      const calls = newCalls(turns);
+      const calls = newCalls(turns, false);
       unanswered.forEach((block, index) => calls.add(block, index));
       for (const { result, failed } of resume!.presets) calls.preset(result, failed);
       const outcome = await commit(calls);
@@ -201,7 +201,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       const sentAt = Date.now();
       emitLoop({ type: 'request', turn, at: sentAt, messageCount: messages.length });
       mode.emit({ type: 'turn_start', turn, at: sentAt, messageCount: messages.length });
-      const calls = newCalls(turn);
+      const calls = newCalls(turn, true);
       const blocks: ContentBlock[] = [];
       const turnIds = new Set<string>();
       let turnUsage: Usage | undefined;
@@ -224,6 +224,8 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
             turnIds.add(block.id);
           }
           const kept = storable(block);
+          // The API sends empty text blocks (before a tool_use, say) but refuses them in a request.
+          if (kept.block.type === 'text' && kept.block.text === '') return;
           blocks.push(kept.block);
           if (kept.block.type === 'tool_use') {
             if (kept.tooDeep) calls.add(kept.block, index, TOO_DEEP_MESSAGE);
@@ -289,10 +291,12 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
           if (run) {
             // Asked before the batch is saved as running: a run recovered from that save must never
             // find a call that needed approval and run it undecided.
-            const check = await options.tools.checkApprovals(blocks, { auth: options.context?.auth });
+            // Each call was asked as its block completed, so reads before any call that needs approval may have run.
+            const check = await calls.approvals();
             for (const result of check.answered) calls.preset(await run.journal(result), false);
             if (check.pending.length === 0) await run.checkpoint(messages, spent());
             else {
+              await calls.pause();
               await run.pause(messages, check.pending, spent());
               endTurn();
               mode.emit({ type: 'approval_required', turn, runId: run.runId, pending: structuredClone(check.pending), at: Date.now() });
@@ -384,7 +388,7 @@ export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode
 
 function initialMessages(options: ToolLoopOptions<unknown>, name: string): MessageParam[] {
   const messages = [...(options.messages ?? [])];
-  if (options.prompt !== undefined) messages.push({ role: 'user', content: options.prompt });
+  if (options.prompt !== undefined) messages.push(...withPrompt(messages.pop(), options.prompt));
   if (messages.length === 0) throw new TypeError(`${name}: give \`messages\` or a \`prompt\`.`);
   const violations = checkTranscript(messages);
   if (violations.length > 0) {
@@ -394,6 +398,21 @@ function initialMessages(options: ToolLoopOptions<unknown>, name: string): Messa
     );
   }
   return messages;
+}
+
+/**
+ * The last message of the history and the next prompt, as the API takes them. A history may end
+ * with a user message: the results of a turn the model ended with no content (an assistant
+ * message with none is refused, so none is kept), or a prompt never answered. The prompt then
+ * joins that message as a text block after what it holds (after its `tool_result`s, as the
+ * protocol wants), so user and assistant turns still alternate. The caller's message is not changed.
+ */
+function withPrompt(last: MessageParam | undefined, prompt: string): MessageParam[] {
+  const next: MessageParam = { role: 'user', content: prompt };
+  if (!last) return [next];
+  if (last.role !== 'user') return [last, next];
+  const before = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  return [{ ...last, content: [...before, { type: 'text', text: prompt }] }];
 }
 
 /** The `tool_use` blocks of a final assistant message: the batch a paused run stopped at. */

@@ -1,4 +1,5 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { ApprovalCheck } from '../approval/approval-check';
 import type { ExecuteOptions, ToolContainer } from '../container';
 import type { CallOutcome, ToolEvent } from '../execution/call.types';
 import { modelMessages } from '../execution/messages';
@@ -18,8 +19,12 @@ export interface TurnCallsEnv {
   emit(event: ToolStreamEvent): void;
   /** The container's own events, for `onEvent`. */
   onToolEvent(event: ToolEvent): void;
-  /** Reads may start before the message ends; off when a call of the batch may wait for approval. */
-  eager: boolean;
+  /**
+   * Whether a call must wait for a person, asked as soon as its block is complete (a batch taken
+   * back by a resume has its decisions already, and passes none). Until a call's answer is known
+   * no call from it on starts early; a call that needs approval keeps them from starting at all.
+   */
+  approval?(block: ToolUseBlock): Promise<ApprovalCheck>;
   /** Keeps each result as the call completes; the result it returns (the first journaled) is the answer. */
   journal?(result: ToolResultBlockParam): Promise<ToolResultBlockParam>;
   /** Why no call may start any more (the run lost its claim), if so. */
@@ -34,6 +39,9 @@ interface Call {
   preset?: boolean;
   /** A read with no write (nor unknown tool) before it in the message: it may start before the message ends. */
   eager: boolean;
+  /** Its approval: being decided, none needed, needed (it waits for a person), or answered by the check (a predicate threw). */
+  approval: 'deciding' | 'clear' | 'needed' | 'answered';
+  decided?: Promise<ApprovalCheck>;
   released: boolean;
   state: 'waiting' | 'queued' | 'running' | 'answered';
   result?: ToolResultBlockParam;
@@ -69,6 +77,8 @@ export class TurnCalls {
   /** A journal write that failed: no call starts after it, and the turn ends with it once the running ones are done. */
   private failure: unknown;
   private messageOpen = true;
+  /** How many calls the model has moved past: only those may start early. */
+  private passed = 0;
   private running = 0;
 
   constructor(private readonly env: TurnCallsEnv) {
@@ -92,11 +102,46 @@ export class TurnCalls {
   add(block: ToolUseBlock, index: number, refusal?: string, outcome: CallOutcome = 'invalid_input'): void {
     const effect: StreamedEffect = this.env.container.effectOf(block.name) ?? 'unknown';
     const mayWrite = effect !== 'read';
-    const call: Call = { block, effect, mayWrite, eager: this.env.eager && this.prefixOpen && !mayWrite, released: false, state: 'waiting' };
+    const asking = refusal === undefined && this.env.approval !== undefined;
+    const call: Call = { block, effect, mayWrite, eager: this.prefixOpen && !mayWrite, approval: asking ? 'deciding' : 'clear', released: false, state: 'waiting' };
     if (mayWrite) this.prefixOpen = false;
     this.calls.push(call);
     this.env.emit({ type: 'tool_call', turn: this.env.turn, index, call: block, effect, at: Date.now() });
     if (refusal !== undefined) this.answer(call, refusal, outcome);
+    if (asking) {
+      call.decided = this.env.approval!(block);
+      void call.decided.then(
+        (check) => {
+          call.approval = check.pending.length > 0 ? 'needed' : check.answered.length > 0 ? 'answered' : 'clear';
+          if (this.messageOpen) this.startEager();
+        },
+        () => {
+          call.approval = 'needed';
+        },
+      );
+    }
+  }
+
+  /**
+   * The approval check of the batch, call by call in message order, once every call's is known:
+   * what `ToolContainer.checkApprovals` says of the whole message. Empty without `approval`.
+   */
+  async approvals(): Promise<ApprovalCheck> {
+    const checks = await Promise.all(this.calls.map((c) => c.decided));
+    return { pending: checks.flatMap((c) => c?.pending ?? []), answered: checks.flatMap((c) => c?.answered ?? []) };
+  }
+
+  /**
+   * The batch waits for a person: nothing more starts; the reads that started early (or were
+   * queued to) finish, so each result is journaled before the run is saved as pending and
+   * another process may take it.
+   */
+  async pause(): Promise<void> {
+    this.messageOpen = false;
+    await Promise.all(this.calls.map((c) => c.settled));
+    this.unfollow();
+    const halted = this.halted();
+    if (halted) throw halted;
   }
 
   /**
@@ -108,14 +153,25 @@ export class TurnCalls {
     const call = this.calls.find((c) => c.block.id === result.tool_use_id);
     if (!call || call.state !== 'waiting') return;
     call.preset = true;
-    if (failed) call.mayWrite = true;
+    if (failed) {
+      // A failed write closes the prefix: it and what follows run in order, so the halt reaches them.
+      call.mayWrite = true;
+      for (const later of this.calls.slice(this.calls.indexOf(call))) if (!later.released) later.eager = false;
+    }
     this.record(call, result, failed ? 'refused' : result.is_error ? 'tool_error' : 'ok', 0);
   }
 
   /** The model has moved past every block added so far: their reads may start. */
   release(): void {
-    for (const call of this.calls) {
-      if (!call.eager || call.released) continue;
+    this.passed = this.calls.length;
+    this.startEager();
+  }
+
+  /** Starts the reads the model has moved past, up to the first call whose approval is needed or not yet known. */
+  private startEager(): void {
+    for (const call of this.calls.slice(0, this.passed)) {
+      if (call.approval === 'deciding' || call.approval === 'needed') break;
+      if (!call.eager || call.released || call.approval === 'answered') continue;
       call.released = true;
       if (call.state !== 'waiting') continue;
       call.settled = new Promise((resolve) => (call.settle = resolve));
@@ -130,9 +186,11 @@ export class TurnCalls {
     this.messageOpen = false;
     const before = this.env.limit();
     if (before) return this.stopAt(before);
+    await Promise.all(this.calls.map((c) => c.decided));
     this.release();
     await Promise.all(this.calls.map((c) => c.settled));
-    const rest = this.calls.filter((c) => !c.eager);
+    // What did not start early runs now, in order (a read kept back by an approval included).
+    const rest = this.calls.filter((c) => !c.released);
     // In message order: a failed write halts the calls after it, not those before it.
     let failedWrite: Call | undefined;
     for (let start = 0; start < rest.length; ) {

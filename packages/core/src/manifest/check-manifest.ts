@@ -22,6 +22,27 @@ export class ManifestMismatchError extends Error {
   }
 }
 
+const HOW_TO_GET_ONE =
+  "run tools-codegen (it writes src/tools.generated.ts; the templates run it before build, test and start), then pass the module's export: " +
+  "`import { toolManifest } from './tools.generated'` and `{ manifest: toolManifest }`";
+
+/**
+ * What `manifest` was given when it is not a manifest: nothing (the generated module was never
+ * written, or its export was misnamed), the module itself, or the `--json` definitions.
+ */
+export function checkManifestShape(manifest: unknown, owner: string): asserts manifest is ToolManifest {
+  if (manifest === undefined || manifest === null) {
+    throw new TypeError(`${owner}: no manifest was given (manifest is ${manifest}); ${HOW_TO_GET_ONE}.`);
+  }
+  if (typeof manifest === 'object' && Array.isArray((manifest as ToolManifest).entries)) return;
+  let what: string;
+  if (Array.isArray(manifest)) what = 'an array (the --json definitions are for other tools, not the run time)';
+  else if (typeof manifest !== 'object') what = `a ${typeof manifest}`;
+  else if ('toolManifest' in manifest) what = 'the generated module itself, not its toolManifest export';
+  else what = `an object without an "entries" list (keys: ${Object.keys(manifest).slice(0, 5).join(', ') || 'none'})`;
+  throw new TypeError(`${owner}: manifest is ${what}; ${HOW_TO_GET_ONE}.`);
+}
+
 /** A manifest entry matched with the provider instance and the decorators that back it. */
 export interface BoundTool {
   entry: ToolManifestEntry;

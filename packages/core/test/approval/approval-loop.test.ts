@@ -99,17 +99,24 @@ describe('approval: pause', () => {
     await expect(runToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, prompt: 'x' })).rejects.toThrow(/pass a `store`/);
   });
 
-  it('streams approval_required (and no tool_start) before done, with the same result', async () => {
+  it('streams approval_required before done, with the same result; only the read ahead of the approval call started, early', async () => {
     const { provider, tools } = refundTools('writes');
-    const stream = streamToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+    const store = new InMemoryRunStore();
+    const stream = streamToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, store, prompt: 'x' });
     const events: ToolStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const run = await stream.result;
     expect(run.stopReason).toBe('approval_required');
-    expect(events.filter((e) => e.type === 'tool_start')).toEqual([]);
+    expect(events.filter((e) => e.type === 'tool_start')).toEqual([expect.objectContaining({ toolUseId: 'toolu_read', eager: true })]);
     const types = events.map((e) => e.type);
     expect(types.slice(-2)).toEqual(['approval_required', 'done']);
-    expect(provider.ran).toEqual([]);
+    expect(provider.ran).toEqual(['toolu_read']);
+    // Journaled before the run was saved as pending: the resume answers it from the journal.
+    expect([...(await store.journaledResults(run.runId!)).keys()]).toEqual(['toolu_read']);
+    const resumed = await resumeToolLoop({ client: replayClient(script(batch)), model: MODEL, tools, store, runId: run.runId!, decisions: { toolu_refund: { approve: true } } });
+    expect(resumed.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
+    expect(answersById(resumed.messages).get('toolu_read')).toHaveLength(1);
   });
 });
 
@@ -220,6 +227,27 @@ async function eventsOf(stream: ToolStream): Promise<ToolStreamEvent[]> {
   for await (const event of stream) events.push(event);
   return events;
 }
+
+describe('a history that ends with a user message takes the next prompt (issue 25)', () => {
+  it('after a resumed run whose model ended with no content, the next run merges the prompt into that user message', async () => {
+    const { tools, store, paused } = await pausedRefund();
+    const empty = turn('end_turn');
+    const client = replayClient(() => empty);
+    const decisions = Object.fromEntries(paused.pending!.map((c) => [c.toolUseId, { approve: true }]));
+    const resumed = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions });
+    expect(resumed.stopReason).toBe('end_turn');
+    expect(resumed.messages.at(-1)!.role).toBe('user');
+
+    const next = replayClient(() => turn('end_turn', text('ok')));
+    const run = await runToolLoop({ client: next, model: MODEL, tools, store, messages: resumed.messages, prompt: 'and now?', promptCaching: false });
+    expect(run.text).toBe('ok');
+    expect(next.violations).toEqual([]);
+    const sent = next.requests[0].messages;
+    expect(sent.length).toBe(resumed.messages.length);
+    expect(sent.at(-1)!.content).toEqual([...(resumed.messages.at(-1)!.content as unknown[]), { type: 'text', text: 'and now?' }]);
+    expect(checkTranscript(run.messages)).toEqual([]);
+  });
+});
 
 describe('approval: streamed resume', () => {
   it('streams the approved batch and the next turn with the same result as resumeToolLoop, done last', async () => {

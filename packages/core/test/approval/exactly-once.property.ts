@@ -27,7 +27,10 @@ import { connectionLost, faultyStore, type Fault, type StoreOperation } from './
 // not simulated is between a write's own side effect and its journal entry: that window is what
 // `ctx.toolUseId` as a downstream idempotency key covers (docs/approval-and-stores.md).
 // Each attempt, start or resume, is at random the plain or the streamed form, its events read
-// as Server-Sent Events: the guarantees do not depend on which.
+// as Server-Sent Events: the guarantees do not depend on which. The container always has tools
+// that may ask for approval, and streamed attempts still start reads early (DESIGN.md "Eager
+// reads and approval"): only reads with nothing before them in the message that is a write or
+// needs approval, and their results are journaled like any other.
 // Besides crashes, the store itself fails at random calls (a dropped connection: create, load,
 // claim, save, release, recordResult, journaledResults) in a process that lives on: the loop
 // then ends with a RunStoreError and, when it could, releases the run, so the retry resumes it at
@@ -89,6 +92,11 @@ function block(spec: CallSpec, id: string) {
 function needsApproval(spec: CallSpec, policy: ApprovalPolicy): boolean {
   if (spec.tool === 'wipe') return !spec.keep;
   return spec.tool === 'refund' && spec.amount !== 13 && policy === 'writes';
+}
+
+/** A simulated crash, as thrown or as the cause of the loop's typed store error (`RunStoreError`). */
+function crashed(error: unknown): boolean {
+  return error instanceof Crash || (error instanceof Error && error.cause !== undefined && crashed(error.cause));
 }
 
 /** One process: its own container, client and provider; it dies at its `crashAt`-th event. */
@@ -156,13 +164,14 @@ class Process {
 }
 
 /** The run's result, its events read as the frames `toServerSentEvents` writes; `done` last, and agreeing with the result. */
-async function overServerSentEvents(stream: ToolStream, runId: () => string | undefined): Promise<ToolLoopResult> {
+async function overServerSentEvents(stream: ToolStream, runId: () => string | undefined, seen: ToolStreamEvent[]): Promise<ToolLoopResult> {
   let body = '';
   for await (const chunk of toServerSentEvents(stream)) body += String(chunk);
   const frames = body.split('\n\n').slice(0, -1).map((frame) => {
     const [name, data] = frame.split('\n');
     const event = JSON.parse(data.slice('data: '.length)) as ToolStreamEvent;
     expect(name).toBe(`event: ${event.type}`);
+    seen.push(event);
     return event;
   });
   const done = frames.at(-1)!;
@@ -180,13 +189,7 @@ async function overServerSentEvents(stream: ToolStream, runId: () => string | un
   return result;
 }
 
-export type Outcome = { messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[]; unjournaled: Set<string> };
-
-/** Whether the process died of `error`: a `Crash`, or a store error it caused. */
-function isCrash(error: unknown): boolean {
-  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof Crash) return true;
-  return false;
-}
+export type Outcome = { messages: MessageParam[]; ledger: string[]; decided: ApprovalDecisions; violations: string[]; events: ToolStreamEvent[]; unjournaled: Set<string> };
 
 /** Builds the store a scenario plays on (fresh run ids each time, so one backend serves all). */
 export type MakeStore = (options: RunStoreOptions) => RunStore;
@@ -214,6 +217,7 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
   const violations: string[] = [];
   const created: { runId?: string } = {};
   const crashes = [s.crashAt, s.crashAgainAt];
+  const events: ToolStreamEvent[] = [];
   // Counted over the whole run, as a flaky database fails whichever process calls it.
   const counts = new Map<StoreOperation, number>();
   const failing: Fault = (op) => {
@@ -235,19 +239,19 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
       const runId = () => created.runId;
       if (created.runId === undefined) {
         const options = { ...common, prompt: 'go' };
-        result = streamed ? await overServerSentEvents(streamToolLoop(options), runId) : await runToolLoop(options);
+        result = streamed ? await overServerSentEvents(streamToolLoop(options), runId, events) : await runToolLoop(options);
       } else {
         const stored = await store.load(created.runId);
-        if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations, unjournaled };
+        if (stored!.state.status === 'finished') return { messages: stored!.state.messages, ledger, decided, violations, events, unjournaled };
         const decisions: ApprovalDecisions = {};
         for (const call of stored!.state.pending) decisions[call.toolUseId] = decided[call.toolUseId] ?? decisionFor(call.toolUseId);
         Object.assign(decided, decisions);
         const options = { ...common, runId: created.runId, decisions };
-        result = streamed ? await overServerSentEvents(await streamResumeToolLoop(options), runId) : await resumeToolLoop(options);
+        result = streamed ? await overServerSentEvents(await streamResumeToolLoop(options), runId, events) : await resumeToolLoop(options);
       }
     } catch (error) {
       violations.push(...client.violations);
-      if (isCrash(error)) {
+      if (crashed(error)) {
         // The dead process's claim lapses; whoever retries the request next may take the run over.
         now += LEASE_MS + 1;
         continue;
@@ -260,15 +264,25 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
       continue;
     }
     violations.push(...client.violations);
-    if (result.stopReason !== 'approval_required') return { messages: result.messages, ledger, decided, violations, unjournaled };
+    if (result.stopReason !== 'approval_required') return { messages: result.messages, ledger, decided, violations, events, unjournaled };
     expect(result.pending!.length).toBeGreaterThan(0);
   }
   throw new Error('the run did not finish in 20 attempts');
 }
 
-export function checkRun(s: Scenario, outcome: Awaited<ReturnType<typeof play>>): void {
-  const { messages, ledger, decided, violations, unjournaled } = outcome;
+/** Runs where a read started early in a batch that then waited for approval: the case the eager rule changed. */
+const tally = { eagerBeforeApproval: 0 };
+
+export function checkRun(s: Scenario, outcome: Outcome): void {
+  const { messages, ledger, decided, violations, events, unjournaled } = outcome;
   const specs = new Map<string, CallSpec>(s.batches.flatMap((batch, t) => batch.map((spec, i): [string, CallSpec] => [`toolu_${t}_${i}`, spec])));
+  // A read starts early only with nothing before it in its message that writes or needs approval.
+  for (const event of events) {
+    if (event.type !== 'tool_start' || !event.eager) continue;
+    const [, t, i] = event.toolUseId.split('_').map(Number);
+    expect(s.batches[t].slice(0, i + 1).every((spec) => spec.tool === 'look_up')).toBe(true);
+    if (s.batches[t].some((spec) => needsApproval(spec, s.policy))) tally.eagerBeforeApproval++;
+  }
   // Writes at most once per tool_use_id, whatever crashed or failed where, but for a write a
   // RunStoreError named as unjournaled. A read may run again: one that completed beside the call
   // the process died in had no chance to be journaled, and reads change nothing.
@@ -290,8 +304,9 @@ export function checkRun(s: Scenario, outcome: Awaited<ReturnType<typeof play>>)
   expect(answers.size).toBe(asked.length);
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
-    // A write answered with its result really ran (approved writes included), however the run got there.
-    if (specs.get(id)!.tool !== 'look_up' && !answer.is_error) expect(ledger).toContain(id);
+    // An approved call is not answered as denied, and whatever is answered as done really ran.
+    if (decided[id]?.approve === true) expect(answer.content).not.toMatch(/^Denied/);
+    if (!answer.is_error) expect({ id, ran: ledger.includes(id) }).toEqual({ id, ran: true });
   }
   expect(messages[messages.length - 1]).toEqual({ role: 'assistant', content: [text('done')] });
 }

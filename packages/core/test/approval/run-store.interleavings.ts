@@ -34,7 +34,7 @@ interface RunWrite {
  * - first write wins: per tool_use_id exactly one write is recorded, every writer gets that
  *   result back, and every read after any write sees it.
  */
-export async function checkClaimAndJournalInterleavings(makeStore: MakeRunStore, numRuns: number, seed: number): Promise<void> {
+export async function checkClaimAndJournalInterleavings(makeStore: MakeRunStore, numRuns: number): Promise<void> {
   await fc.assert(
     fc.asyncProperty(fc.array(fc.array(step, { minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 4 }), fc.scheduler(), async (scripts, s) => {
       let now = 1_700_000_000_000;
@@ -101,6 +101,6 @@ export async function checkClaimAndJournalInterleavings(makeStore: MakeRunStore,
         expect(journal.get(id)).toEqual(winners[0].result);
       }
     }),
-    { numRuns, seed },
+    { numRuns },
   );
 }

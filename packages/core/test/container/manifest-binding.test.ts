@@ -182,3 +182,18 @@ describe('execute options are checked like the defaults', () => {
     await expect(container.execute([], options)).rejects.toThrow(new RangeError(message));
   });
 });
+
+describe('ToolContainer explains a manifest that is missing or not a manifest', () => {
+  const HOW = "run tools-codegen (it writes src/tools.generated.ts; the templates run it before build, test and start), then pass the module's export: " +
+    "`import { toolManifest } from './tools.generated'` and `{ manifest: toolManifest }`.";
+  it.each([
+    ['undefined (a misnamed import, or the module never generated)', undefined, 'ToolContainer: no manifest was given (manifest is undefined); '],
+    ['null', null, 'ToolContainer: no manifest was given (manifest is null); '],
+    ['the generated module itself', { toolManifest: ordersManifest }, 'ToolContainer: manifest is the generated module itself, not its toolManifest export; '],
+    ['the --json definitions', [buscarPedidoDefinition], 'ToolContainer: manifest is an array (the --json definitions are for other tools, not the run time); '],
+    ['some other object', { tools: [] }, 'ToolContainer: manifest is an object without an "entries" list (keys: tools); '],
+    ['a string', 'src/tools.generated.ts', 'ToolContainer: manifest is a string; '],
+  ])('%s', (_, manifest, start) => {
+    expect(() => new ToolContainer({ manifest: manifest as never, providers: [new OrderTools()] })).toThrow(new TypeError(start + HOW));
+  });
+});

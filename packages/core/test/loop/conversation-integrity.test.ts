@@ -48,6 +48,29 @@ function message(content: unknown, stopReason: unknown = 'end_turn'): Message {
 const withoutUsage = (response: Message) => ({ ...response, usage: undefined }) as unknown as Message;
 
 describe.each(loops)('%s', (name, loop) => {
+  test('a history that ends with a user message takes the next prompt: merged into that message, turns still alternate (issue 25)', async () => {
+    const { tools } = shop();
+    const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' })), turn('end_turn')]);
+    const first = await loop({ client, model: MODEL, prompt: 'Há X1?', tools });
+    // The model ended with no content: no empty assistant message is kept, the history ends with the results.
+    expect(first.stopReason).toBe('end_turn');
+    expect(first.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+
+    const sent: Array<{ messages: MessageParam[] }> = [];
+    const history = structuredClone(first.messages);
+    const reply = (words: string) => (name === 'streamToolLoop' ? scriptedStreamEvents(message([{ type: 'text', text: words }])) : message([{ type: 'text', text: words }]));
+    const next = await loop({ client: rawClient([reply('Sim.')], sent), model: MODEL, messages: history, prompt: 'E agora?', tools, promptCaching: false });
+    expect(next.text).toBe('Sim.');
+    expect(history).toEqual(first.messages);
+    expect(sent[0].messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(sent[0].messages[2].content).toEqual([...(first.messages[2].content as unknown[]), { type: 'text', text: 'E agora?' }]);
+    expectValidTranscript(next.messages);
+
+    // A prompt never answered, as a string, joins the next one the same way.
+    const again = await loop({ client: rawClient([reply('Ok.')], sent), model: MODEL, messages: [{ role: 'user', content: 'Olá.' }], prompt: 'Há X1?', tools });
+    expect(again.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Olá.' }, { type: 'text', text: 'Há X1?' }] });
+  });
+
   test('a paused turn with a client tool_use: the call is answered before the turn is resent, nothing unanswered reaches the API', async () => {
     const { timeline, tools } = shop();
     const { server, client } = await scripted([
@@ -152,6 +175,18 @@ describe.each(loops)('%s', (name, loop) => {
     expect(run).toMatchObject({ stopReason: 'end_turn', text: '' });
     expect(summary(run.messages)).toEqual(['user: text', 'assistant: tool_use(toolu_01)', 'user: tool_result(toolu_01)']);
     expect(server.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  test('an empty text block of the model is not kept: the API gives them but refuses them back', async () => {
+    const replies = [message([text(''), toolUse('toolu_01', 'ler_estoque', { sku: 'X1' })], 'tool_use'), message([text(''), text('Há 3.')])];
+    const sent: Array<{ messages: MessageParam[] }> = [];
+    const responses = name === 'streamToolLoop' ? replies.map((r) => scriptedStreamEvents(r, { chunkChars: 4 }).filter((e) => e.type !== 'ping')) : replies;
+
+    const run = await loop({ client: rawClient(responses, sent), model: MODEL, prompt: 'X1?', tools: shop().tools });
+
+    expect(summary(run.messages)).toEqual(['user: text', 'assistant: tool_use(toolu_01)', 'user: tool_result(toolu_01)', 'assistant: text']);
+    expect(JSON.stringify(sent[1].messages)).not.toContain('"text":""');
+    expect(JSON.stringify(run.messages)).not.toContain('"text":""');
   });
 
   test('stop_reason tool_use with no client call is an error, not a user message with content: []', async () => {

@@ -79,6 +79,48 @@ test('a read starts while the model is still writing, once the next block starts
   expect(events.findIndex((e) => e.type === 'tool_call')).toBeLessThan(events.findIndex((e) => e.type === 'tool_start'));
 });
 
+test('eager reads keep to maxConcurrency: five reads streamed against a limit of two', async () => {
+  // Every read holds its slot until the message has arrived whole: a read that starts before
+  // then and is not one of the first two has jumped the limit, whatever the machine's speed.
+  let arrived!: () => void;
+  const whole = new Promise<void>((resolve) => (arrived = resolve));
+  const { timeline, tools } = shop(() => whole);
+  const reads = [1, 2, 3, 4, 5].map((n) => toolUse(`toolu_0${n}`, n % 2 ? 'ler_estoque' : 'ler_preco', { sku: `X${n}` }));
+  const { client } = await scripted([
+    // Time between blocks for every released read to start, were the limit ignored.
+    streamed(turn('tool_use', ...reads, text('Consultei tudo.')), { delayMs: (event) => (event.type === 'content_block_start' ? 15 : 0) }),
+    turn('end_turn', text('Pronto.')),
+  ]);
+
+  const stream = streamToolLoop({
+    client,
+    model: MODEL,
+    prompt: 'X?',
+    tools,
+    context: { maxConcurrency: 2 },
+    onEvent: (event) => {
+      markResponses(timeline)(event);
+      if (event.type === 'response') arrived();
+    },
+  });
+  const events = await collect(stream);
+  const run = await stream.result;
+
+  const complete = timeline.find('message_complete', '1')!.seq;
+  const startedEarly = timeline.marks.filter((m) => m.what === 'read_start' && m.seq < complete).map((m) => m.id);
+  // The limit holds back the third read, not the first two: they start while the model writes.
+  expect(startedEarly).toEqual(['toolu_01', 'toolu_02']);
+  let running = 0;
+  for (const mark of timeline.marks) {
+    if (mark.what === 'read_start') running++;
+    if (mark.what === 'read_end') running--;
+    expect(running).toBeLessThanOrEqual(2);
+  }
+  expect(events.filter((e) => e.type === 'tool_start' && e.eager).map((e) => (e as { toolUseId: string }).toolUseId)).toEqual(['toolu_01', 'toolu_02']);
+  expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([false, false, false, false, false]);
+  expectValidTranscript(run.messages);
+});
+
 test('a write waits for the whole message, and a read after it waits for the write', async () => {
   const { timeline, tools } = shop(sleep(20));
   const { client } = await scripted([

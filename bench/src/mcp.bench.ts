@@ -1,0 +1,85 @@
+// `tools/call` round trip of `buscar_pedido` over MCP, toolwright against a plain
+// `@modelcontextprotocol/sdk` McpServer serving the same tool with a zod schema: over stdio (a
+// child process each) and over Streamable HTTP on loopback (both in this process). The client is
+// the same for both (the v1 SDK client, revision 2025-11-25), so the difference is the server.
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { listenPlain, listenToolwright } from './fixtures/mcp-servers';
+import { PROBES_DIR } from './lib/paths';
+import { median } from './lib/stats';
+import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+
+const CALLS = isCi ? 20 : 2_000;
+const WARMUP = isCi ? 5 : 300;
+const ROUNDS = isCi ? 1 : 5;
+
+/** Mean µs per sequential round trip, after a warm-up. */
+async function roundTrip(client: Client): Promise<number> {
+  const call = () => client.callTool({ name: 'buscar_pedido', arguments: { numero: 'A-1001' } });
+  for (let i = 0; i < WARMUP; i++) await call();
+  const started = performance.now();
+  for (let i = 0; i < CALLS; i++) {
+    const result = await call();
+    if (result.isError) throw new Error(`buscar_pedido failed: ${JSON.stringify(result.content)}`);
+  }
+  return ((performance.now() - started) * 1000) / CALLS;
+}
+
+async function stdio(kind: 'toolwright' | 'plain'): Promise<number> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(PROBES_DIR, 'mcp-stdio-server.js'), kind], stderr: 'ignore' }));
+  try {
+    return await roundTrip(client);
+  } finally {
+    await client.close();
+  }
+}
+
+async function overHttp(kind: 'toolwright' | 'plain'): Promise<number> {
+  const server = await (kind === 'toolwright' ? listenToolwright() : listenPlain());
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(server.url));
+  try {
+    return await roundTrip(client);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: string[][] = [];
+  for (const [transport, measure] of [['stdio', stdio], ['Streamable HTTP', overHttp]] as const) {
+    const ours: number[] = [];
+    const plain: number[] = [];
+    // Alternating rounds, so drift in the machine's load hits both alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      plain.push(await measure('plain'));
+      ours.push(await measure('toolwright'));
+      progress(`${transport} round ${round + 1}/${ROUNDS}: plain ${fixed(plain[round])} µs, toolwright ${fixed(ours[round])} µs`);
+    }
+    rows.push([transport, fixed(median(plain)), fixed(median(ours)), ratio(median(ours), median(plain))]);
+  }
+  const table = markdownTable(['transport', 'plain McpServer (zod), µs/call', 'toolwright, µs/call', 'toolwright / plain'], rows);
+  console.log(table);
+  writeSection(
+    'mcp',
+    [
+      '## MCP tools/call round trip',
+      '',
+      `\`buscar_pedido\` called ${CALLS} times in a row after ${WARMUP} warm-up calls, median of ${ROUNDS} rounds; the same v1 SDK client (2025-11-25) against a plain`,
+      '`@modelcontextprotocol/sdk` McpServer with a zod schema and against toolwright (`@modelcontextprotocol/server` 2.4.0, with its Host/Origin, body-limit and session checks). Goal: ≤ 1.10×.',
+      '',
+      table,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16, whose CLI needs
+# Node 22: the `node` devDependency of @toolwright/mcp) against toolwright's conformance fixture
+# (scripts/ci/mcp-conformance/server.js: the suite's tools as toolwright tools over Streamable
+# HTTP), once per revision the suite covers. Prints every scenario's verdict; scenarios for what
+# toolwright does not serve are listed as not applicable and not counted.
+# Ends with: mcp-conformance: N passed, M failed
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+BIN="$PWD/packages/mcp/node_modules/.bin"
+OUT="$(mktemp -d)"
+PORT=3917
+
+# Not served by toolwright: prompts, resources, completions; and LLM sampling (tools get no
+# ctx.sample: a tool that needs a model calls it itself).
+NOT_APPLICABLE=" completion-complete tools-call-sampling resources-list resources-read-text resources-read-binary resources-templates-read resources-subscribe resources-unsubscribe prompts-list prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image "
+
+node scripts/ci/mcp-conformance/server.js "$PORT" 2>"$OUT/server.log" &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$OUT"' EXIT
+for _ in $(seq 1 50); do
+  node -e "require('node:net').connect($PORT, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))" && break
+  sleep 0.2
+done
+
+passed=0
+failed=0
+for version in 2025-06-18 2025-11-25; do
+  echo "== mcp-conformance: revision $version (Node $("$BIN/node" --version))"
+  PATH="$BIN:$PATH" timeout 600 conformance server --url "http://127.0.0.1:$PORT/mcp" --spec-version "$version" >"$OUT/$version.log" 2>&1
+  summary=$(sed -n '/=== SUMMARY ===/,$p' "$OUT/$version.log" | grep -E '^[^ ]+ [a-z0-9-]+: [0-9]+ passed, [0-9]+ failed')
+  if [ -z "$summary" ]; then
+    echo "   the suite printed no summary; its log:"
+    tail -40 "$OUT/$version.log"
+    failed=$((failed + 1))
+    continue
+  fi
+  while read -r _ scenario counts; do
+    scenario=${scenario%:}
+    bad=$(echo "$counts" | sed -E 's/.* ([0-9]+) failed/\1/')
+    if [[ "$NOT_APPLICABLE" == *" $scenario "* ]]; then
+      printf '   %-32s not applicable (toolwright does not serve it)\n' "$scenario"
+    elif [ "$bad" = "0" ]; then
+      printf '   %-32s pass\n' "$scenario"
+      passed=$((passed + 1))
+    else
+      printf '   %-32s FAIL (%s)\n' "$scenario" "$counts"
+      failed=$((failed + 1))
+    fi
+  done <<<"$summary"
+  grep -A3 "Failed Checks" "$OUT/$version.log" | grep -E '^\s+(-|Error)' | head -40
+done
+echo "   2026-07-28: not covered by conformance 0.1.16; served and tested by packages/mcp/test/revisions-approval.test.ts with the official v2 client."
+echo "mcp-conformance: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
