@@ -3,7 +3,7 @@ import { resumeToolLoop, runToolLoop } from '@toolwright/core';
 import { checkTranscript, text, toolUse, turn } from '@toolwright/core/testing';
 import { PostgresRunStore, migrate } from '@toolwright/pg-store';
 import { answersById, refundTools, replayClient } from '../../core/test/approval/fixtures/refunds';
-import { describeOnPostgres } from './support/real-postgres';
+import { describeOnPostgres, testPool } from './support/real-postgres';
 
 const refund = turn('tool_use', toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }));
 const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('refunded')) : refund);
@@ -12,13 +12,13 @@ describeOnPostgres('resumeToolLoop on one PostgreSQL server shared by two instan
   const pools: Pool[] = [];
   /** An app instance: its own pool of connections, store object, container and tools. */
   const instance = () => {
-    const pool = new Pool({ ...server().connection, max: 2 });
+    const pool = testPool(new Pool({ ...server().connection, max: 2 }));
     pools.push(pool);
     return { store: new PostgresRunStore(pool), ...refundTools('writes') };
   };
 
   beforeAll(async () => {
-    const pool = new Pool({ ...server().connection, max: 1 });
+    const pool = testPool(new Pool({ ...server().connection, max: 1 }));
     pools.push(pool);
     await migrate(pool);
   });

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
 import { startScriptedServer, text, turn } from '@toolwright/core/testing';
 import { refundTools } from './fixtures/refunds';
-import { MODEL, checkRun, play, scenario } from './exactly-once.property';
+import { MODEL, checkRun, play, scenario, tally } from './exactly-once.property';
 
 describe('exactly once across approval, crashes and resumes (property)', () => {
   it('runs every write at most once, never undecided, and answers every tool_use once in a valid transcript', async () => {

@@ -271,7 +271,7 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
 }
 
 /** Runs where a read started early in a batch that then waited for approval: the case the eager rule changed. */
-const tally = { eagerBeforeApproval: 0 };
+export const tally = { eagerBeforeApproval: 0 };
 
 export function checkRun(s: Scenario, outcome: Outcome): void {
   const { messages, ledger, decided, violations, events, unjournaled } = outcome;

@@ -27,3 +27,15 @@ export function describeOnPostgres(name: string, body: (server: () => PostgresSe
     }, 30_000);
   });
 }
+
+/**
+ * A pool for these tests: an idle connection the server ends at the file's teardown (57P01,
+ * "terminating connection due to administrator command") is expected then; any other idle
+ * connection error still fails the run.
+ */
+export function testPool<T extends { on(event: 'error', listener: (error: Error & { code?: string }) => void): unknown }>(pool: T): T {
+  pool.on('error', (error) => {
+    if (error.code !== '57P01') throw error;
+  });
+  return pool;
+}
