@@ -1,18 +1,21 @@
 // Codegen: tools-codegen on synthetic projects of N tool methods, against a bare ts-morph floor
-// and ts-json-schema-generator, each in its own process; then --watch regeneration time.
+// ts-json-schema-generator and `tsc --noEmit` of the same project, each in its own process; then
+// --watch regeneration time.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runNode, type ChildRun } from './lib/child';
-import { CODEGEN_CLI, PROBES_DIR, WORK_DIR } from './lib/paths';
+import { CODEGEN_CLI, PROBES_DIR, TSC, WORK_DIR } from './lib/paths';
 import { fixed, isCi, markdownTable, megabytes, progress, ratio, writeSection } from './lib/report';
 import { median } from './lib/stats';
 import { writeSyntheticProject, type SyntheticProject } from './lib/synthetic-project';
 import { waitUntil } from './lib/wait';
 
-const SIZES = isCi ? [10, 20] : [100, 500, 2_000];
+const SIZES = isCi ? [1, 10] : [1, 10, 100, 500, 2_000];
+/** Issue 28: no slower than `tsc --noEmit` of the same project at these sizes. */
+const TSC_GOAL_SIZES = isCi ? [1, 10] : [1, 10, 100];
 const ROUNDS = isCi ? 1 : 5;
 const WATCH_CHANGES = isCi ? 1 : 5;
 /** Issue 17: regenerating after a one-file edit at 2,000 tools. */
@@ -30,6 +33,10 @@ interface Contender {
 const CODEGEN = 'tools-codegen';
 const FLOOR = 'ts-morph floor';
 const TSJSG = 'ts-json-schema-generator';
+const TSC_NOEMIT = 'tsc --noEmit';
+
+/** The checks module tools-codegen writes beside the manifest module. */
+const checksModule = (project: SyntheticProject) => project.generatedModule.replace(/\.ts$/, '.checks.ts');
 
 const contenders: Contender[] = [
   {
@@ -54,6 +61,12 @@ const contenders: Contender[] = [
     run: (project, typesFile) => runNode([join(PROBES_DIR, 'ts-json-schema-generator.js'), project.tsconfig, typesFile]),
     check: () => undefined, // the probe itself fails unless every type got a schema
   },
+  {
+    // What a build of the project costs anyway: the whole program parsed and type-checked.
+    label: TSC_NOEMIT,
+    run: (project) => runNode([TSC, '--noEmit', '-p', project.tsconfig]),
+    check: () => undefined, // runNode fails on a type error
+  },
 ];
 
 interface Measured {
@@ -69,8 +82,9 @@ async function measureSize(methods: number): Promise<{ project: SyntheticProject
   for (let round = 1; round <= ROUNDS; round++) {
     for (const contender of contenders) {
       progress(`codegen N=${methods} round ${round}/${ROUNDS}: ${contender.label}`);
-      // The generated module lives in src: left in place, the baselines would load it too.
+      // The generated modules live in src: left in place, the baselines would load them too.
       rmSync(project.generatedModule, { force: true });
+      rmSync(checksModule(project), { force: true });
       const run = await contender.run(project, typesFile);
       contender.check(project, run);
       samples.get(contender.label)!.push(run);
@@ -91,6 +105,7 @@ async function measureSize(methods: number): Promise<{ project: SyntheticProject
  */
 async function measureWatch(project: SyntheticProject): Promise<number[]> {
   rmSync(project.generatedModule, { force: true });
+  rmSync(checksModule(project), { force: true });
   const watcher = spawn(process.execPath, [CODEGEN_CLI, '--project', project.tsconfig, '--out', project.generatedModule, '--watch'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -159,6 +174,7 @@ async function main(): Promise<void> {
     const codegen = results.get(CODEGEN)!;
     const floor = results.get(FLOOR)!;
     const tsjsg = results.get(TSJSG)!;
+    const tsc = results.get(TSC_NOEMIT)!;
     return [
       methods.toLocaleString('en-US'),
       fixed(codegen.wallMs, 0),
@@ -167,8 +183,10 @@ async function main(): Promise<void> {
       megabytes(floor.maxRssBytes),
       fixed(tsjsg.wallMs, 0),
       megabytes(tsjsg.maxRssBytes),
+      fixed(tsc.wallMs, 0),
       ratio(codegen.wallMs, floor.wallMs),
       ratio(codegen.wallMs, tsjsg.wallMs),
+      ratio(codegen.wallMs, tsc.wallMs),
     ];
   });
   const first = bySize[0];
@@ -182,9 +200,12 @@ async function main(): Promise<void> {
   const worstVsFloor = Math.max(...bySize.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(FLOOR)!.wallMs));
   const alwaysFaster = bySize.every(({ results }) => results.get(CODEGEN)!.wallMs < results.get(TSJSG)!.wallMs);
   const worstVsTsjsg = Math.max(...bySize.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(TSJSG)!.wallMs));
+  const tscSizes = bySize.filter(({ methods }) => TSC_GOAL_SIZES.includes(methods));
+  const worstVsTsc = Math.max(...tscSizes.map(({ results }) => results.get(CODEGEN)!.wallMs / results.get(TSC_NOEMIT)!.wallMs));
   const watchMs = median(watchTimings);
   const fullRunMs = last.results.get(CODEGEN)!.wallMs;
   const goals = [
+    `within 1.0× of \`${TSC_NOEMIT}\` of the same project at N = ${TSC_GOAL_SIZES.join(', ')}: **${worstVsTsc <= 1 ? 'met' : 'not met'}** (worst ${ratio(worstVsTsc, 1)})`,
     `within 1.25× of the ts-morph floor: **${worstVsFloor <= 1.25 ? 'met' : 'not met'}** (worst ${ratio(worstVsFloor, 1)})`,
     `faster than ${TSJSG} at every N: **${alwaysFaster ? 'met' : 'not met'}** (worst ${ratio(worstVsTsjsg, 1)})`,
     `\`--watch\` within ${WATCH_GOAL_MS} ms of a one-file edit at N=${last.methods}: **${watchMs <= WATCH_GOAL_MS ? 'met' : 'not met'}** ` +
@@ -201,9 +222,10 @@ async function main(): Promise<void> {
         'of 5 fields (string with `@pattern`, number with `@minimum`/`@maximum`, literal union, optional boolean, nested object ' +
         `with a string array). Each contender runs in its own \`node\` process (start-up included); wall time in ms and peak RSS, median of ${ROUNDS} rounds.`,
       '',
-      `- **${CODEGEN}**: the CLI, \`--project tsconfig.json --out src/tools.generated.ts\` (schemas, lints, input classes, the module).`,
+      `- **${CODEGEN}**: the CLI, \`--project tsconfig.json --out src/tools.generated.ts\` (schemas, lints, input classes, compiled checks, both modules).`,
       `- **${FLOOR}**: the same ts-morph \`Project\`, reading every tool method's JSDoc and parameter types through the checker, no schema.`,
       `- **${TSJSG}**: \`createGenerator\` + one \`createSchema\` over all N options types (\`skipTypeCheck: true\`, its fastest setting).`,
+      `- **${TSC_NOEMIT}**: the TypeScript compiler type-checking the same project (\`tsc --noEmit -p tsconfig.json\`), what any build of it pays.`,
       '',
       markdownTable(
         [
@@ -214,8 +236,10 @@ async function main(): Promise<void> {
           `${FLOOR} peak`,
           `${TSJSG} ms`,
           `${TSJSG} peak`,
+          `${TSC_NOEMIT} ms`,
           'codegen ÷ floor',
           `codegen ÷ ${TSJSG}`,
+          `codegen ÷ ${TSC_NOEMIT}`,
         ],
         sizeRows,
       ),

@@ -3,10 +3,9 @@
 // instance → class-validator), the validation floor (what execute must do at the least, done
 // directly), `ToolContainer.execute`, the Anthropic SDK's zod tool path, and the rivals a user
 // would weigh (bench/src/rivals/): the AI SDK's zod `tool()` and typia. Then a CPU profile of
-// execute on valid input, and the cold start of the schema check: compiled on a tool's first
-// call, or at build time.
+// execute on valid input, and the cold start of a process: checks compiled at build time, or by
+// Ajv on each tool's first call.
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidatorOptions } from 'class-validator';
@@ -19,7 +18,9 @@ import { ToolContainer } from '@toolwright/core';
 import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../packages/core/dist/validation/plain-input';
 import { validateInput } from '../../packages/core/dist/validation/validate-input';
 import { schemaCheck } from '../../packages/core/dist/validation/schema-check';
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import type { ProfileFrame } from './probes/dispatch-profile-probe';
+import type { ColdStart } from './probes/cold-start-probe';
 import {
   BUSCAR_PEDIDO_DESCRIPTION,
   BuscarPedidoInput,
@@ -31,7 +32,7 @@ import {
   orderLookupManifest,
 } from './fixtures/order-lookup.tools';
 import { runNode } from './lib/child';
-import { PROBES_DIR, WORK_DIR } from './lib/paths';
+import { PROBES_DIR } from './lib/paths';
 import { median, timeMs } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
 import { aiSdkToolPath } from './rivals/ai-sdk-tool';
@@ -86,6 +87,8 @@ const contract = { name: entry.definition.name, definition: entry.definition, in
 const schemaFloor = schemaCheck(entry.definition.input_schema);
 
 const OURS = 'ToolContainer.execute';
+// runRunnableTool is what BetaToolRunner runs per tool_use block, eager or not (runToolsEagerly only changes when).
+const SDK_ZOD = `SDK ${SDK_VERSION} betaZodTool parse + run (as its tool runner)`;
 const FLOOR = 'validation floor: compiled schema check + instance + class-validator validate';
 const SCHEMA_FLOOR = 'schema-check floor: compiled schema check + instance, no class-validator';
 const BEFORE = 'before: limits + class-transformer plainToInstance + class-validator validate';
@@ -134,7 +137,7 @@ const paths: DispatchPath[] = [
     },
   },
   { label: OURS, call: async (input) => (await container.execute([toolUse(input)]))[0] },
-  { label: 'SDK betaZodTool parse + run (as its tool runner)', call: runZodTool },
+  { label: SDK_ZOD, call: runZodTool },
   aiSdk,
   typia,
 ];
@@ -169,7 +172,7 @@ async function errorTexts(): Promise<Array<{ label: string; text: string }>> {
   if (!ours.is_error || !sdk.is_error || rivals.some((r) => !r.result.is_error)) throw new Error('an invalid input was accepted; the benchmark input is wrong');
   return [
     { label: OURS, text: String(ours.content) },
-    { label: 'SDK betaZodTool (zod message)', text: String(sdk.content) },
+    { label: `SDK ${SDK_VERSION} betaZodTool (zod message)`, text: String(sdk.content) },
     ...rivals.map((r) => ({ label: r.label, text: r.result.content })),
   ];
 }
@@ -187,29 +190,27 @@ async function profile(): Promise<ProfileFrame[]> {
 const COLD_ROUNDS = isCi ? 1 : 7;
 
 /**
- * The schema check's cold start in fresh processes: compiled lazily on a tool's first call (what
- * core does), or compiled at build time into a module (Ajv standalone) that is only required.
+ * The first calls of fresh processes on the module tools-codegen wrote for the examples: with its
+ * checks compiled at build time, and the same entries without them (an older manifest: Ajv is
+ * loaded and the schema compiled on each tool's first call). Medians of the rounds.
  */
-async function coldStart(): Promise<{ lazyFirst: number; lazyNext: number; standalone: number }> {
-  const dir = join(WORK_DIR, 'schema-check');
-  mkdirSync(dir, { recursive: true });
-  const schemaFile = join(dir, 'schema.json');
-  writeFileSync(schemaFile, JSON.stringify(entry.definition.input_schema));
-  const { default: Ajv } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
-  const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
-  const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { source: true, formats: require('ajv/dist/compile/codegen')._`require("ajv-formats/dist/formats").fullFormats` } });
-  addFormats(ajv, { mode: 'full' });
-  const validatorFile = join(dir, 'validator.js');
-  writeFileSync(validatorFile, standaloneCode(ajv, ajv.compile(entry.definition.input_schema)));
-  const lazy: Array<{ firstCallMs: number; secondToolMs: number }> = [];
-  const standalone: number[] = [];
+async function coldStart(): Promise<{ compiled: ColdStart; lazy: ColdStart }> {
+  const runs = { compiled: [] as ColdStart[], lazy: [] as ColdStart[] };
   for (let round = 1; round <= COLD_ROUNDS; round++) {
-    progress(`dispatch: schema check cold start ${round}/${COLD_ROUNDS}`);
-    lazy.push(JSON.parse((await runNode([join(PROBES_DIR, 'schema-check-probe.js'), 'lazy', schemaFile])).stdout));
-    standalone.push(JSON.parse((await runNode([join(PROBES_DIR, 'schema-check-probe.js'), 'standalone', validatorFile], { cwd: WORK_DIR })).stdout).firstCallMs);
+    progress(`dispatch: cold start ${round}/${COLD_ROUNDS}`);
+    for (const mode of ['compiled', 'lazy'] as const) {
+      runs[mode].push(JSON.parse((await runNode([join(PROBES_DIR, 'cold-start-probe.js'), mode])).stdout) as ColdStart);
+    }
   }
-  return { lazyFirst: median(lazy.map((r) => r.firstCallMs)), lazyNext: median(lazy.map((r) => r.secondToolMs)), standalone: median(standalone) };
+  const medianOf = (samples: ColdStart[]): ColdStart => ({
+    importMs: median(samples.map((s) => s.importMs)),
+    firstCallMs: median(samples.map((s) => s.firstCallMs)),
+    secondToolFirstMs: median(samples.map((s) => s.secondToolFirstMs)),
+    warmUs: median(samples.map((s) => s.warmUs)),
+    secondToolWarmUs: median(samples.map((s) => s.secondToolWarmUs)),
+    ajvLoaded: samples.some((s) => s.ajvLoaded),
+  });
+  return { compiled: medianOf(runs.compiled), lazy: medianOf(runs.lazy) };
 }
 
 async function main(): Promise<void> {
@@ -223,9 +224,30 @@ async function main(): Promise<void> {
   const after = perCall.get(AFTER)!;
   const ours = perCall.get(OURS)!;
   const goal = ours.valid / floor.valid <= 2 ? 'met' : 'not met';
+  const checkFloor = perCall.get(SCHEMA_FLOOR)!;
+  const zod = perCall.get(SDK_ZOD)!;
+  const typiaRow = perCall.get(typia.label)!;
+  const metIf = (ok: boolean) => (ok ? 'met' : 'not met');
   const texts = await errorTexts();
   const frames = await profile();
   const cold = await coldStart();
+  const { compiled, lazy } = cold;
+  const coldBudgetMs = 2 * (compiled.warmUs / 1000 + compiled.importMs);
+  const dispatchGoals = [
+    `\`ToolContainer.execute\` on valid input faster than both the SDK's zod path and typia: **${metIf(ours.valid < zod.valid && ours.valid < typiaRow.valid)}** ` +
+      `(${ratio(ours.valid, zod.valid)} the SDK's, ${ratio(ours.valid, typiaRow.valid)} typia's)`,
+    `\`ToolContainer.execute\` on valid input within 3× the schema-check floor: **${metIf(ours.valid <= 3 * checkFloor.valid)}** (${ratio(ours.valid, checkFloor.valid)})`,
+    `\`ToolContainer.execute\` on valid input within 2× the validation floor: **${goal}** (${ratio(ours.valid, floor.valid)})`,
+  ];
+  const coldGoals = [
+    `the first call of a process within 2× (a warm call of the same tool + the module's import): **${metIf(compiled.firstCallMs <= coldBudgetMs)}** ` +
+      `(${fixed(compiled.firstCallMs, 2)} ms against ${fixed(coldBudgetMs, 2)} ms; ${ratio(compiled.firstCallMs, lazy.firstCallMs)} the first call of the older manifest)`,
+    `no first-call cost per further tool (its first call within 0.1× what the older manifest's further tool pays): ` +
+      `**${metIf(compiled.secondToolFirstMs <= 0.1 * lazy.secondToolFirstMs)}** (${ratio(compiled.secondToolFirstMs, lazy.secondToolFirstMs)}; ` +
+      `${fixed(compiled.secondToolFirstMs * 1000, 0)} µs, ${ratio(compiled.secondToolFirstMs * 1000, compiled.secondToolWarmUs)} its warm call)`,
+    `the run time loads no Ajv with compiled checks: **${metIf(!compiled.ajvLoaded)}** (the older manifest loads it: ${lazy.ajvLoaded ? 'yes' : 'no'})`,
+  ];
+  for (const line of [...dispatchGoals, ...coldGoals]) console.log(`dispatch goal: ${line.replace(/\*\*/g, '')}`);
 
   writeSection(
     'dispatch',
@@ -239,24 +261,31 @@ async function main(): Promise<void> {
       '',
       `The validation pipeline after ÷ before: **${ratio(after.valid, before.valid)}** valid, **${ratio(after.invalid, before.invalid)}** invalid.`,
       '',
-      `Goal: \`ToolContainer.execute\` on valid input within 2× the validation floor measured in the same run: ` +
-        `**${ratio(ours.valid, floor.valid)}**, goal **${goal}**. ` +
-        `This tool's input class is only whitelisted (a \`@Param\` tool's, declared bare by tools-codegen) under a schema that refuses ` +
-        `unknown keys, so execute leaves class-validator out: it could refuse nothing the schema check passed. Against the ` +
-        `schema-check floor, which does only that, execute takes **${ratio(ours.valid, perCall.get(SCHEMA_FLOOR)!.valid)}**.`,
+      `This tool's input class is only whitelisted (a \`@Param\` tool's, declared bare by tools-codegen) under a schema that refuses ` +
+        `unknown keys, so execute leaves class-validator out: it could refuse nothing the schema check passed. The schema-check floor ` +
+        `does only the check and the instance, and returns the method's promise: no limits, no result encoding, no timeout or cancellation.`,
+      '',
+      'Goals (valid input, this run):',
+      '',
+      ...dispatchGoals.map((line) => `- ${line}.`),
       '',
       `Where execute's time goes on valid input: the ${PROFILE_FRAMES} frames with the most self time in a CPU profile ` +
         `(V8's sampling profiler, ${PROFILED_CALLS.toLocaleString('en-US')} calls in a process of their own, after a warm-up):`,
       '',
       markdownTable(['function', 'file:line', 'self %'], frames.map((f) => [`\`${f.function}\``, `\`${f.location}\``, fixed(f.selfPercent)])),
       '',
-      `Cold start of the schema check (fresh processes, median of ${COLD_ROUNDS}):`,
+      `Cold start (fresh processes, median of ${COLD_ROUNDS}): import the module tools-codegen wrote for the examples (two tools), build the ` +
+        '`ToolContainer`, call `buscar_pedido`, then `cancelar_pedido` (a second tool; its guard refuses, after validation), then warm calls of each. ' +
+        'The older manifest is the same module with the entries\' `inputCheck` left out, as tools-codegen wrote them before.',
       '',
-      markdownTable(['how the check is compiled', 'first call ms', '÷ build time'], [
-        ['at run time, on the first call (loads Ajv + ajv-formats, compiles)', fixed(cold.lazyFirst, 2), ratio(cold.lazyFirst, cold.standalone)],
-        ['at run time, first call of a second tool (Ajv loaded)', fixed(cold.lazyNext, 2), ratio(cold.lazyNext, cold.standalone)],
-        ['at build time (Ajv standalone module, required)', fixed(cold.standalone, 2), ratio(cold.standalone, cold.standalone)],
+      markdownTable(['manifest', 'import ms', 'first call ms', 'second tool, first call ms', 'warm call µs', 'second tool, warm call µs', 'Ajv loaded'], [
+        ['checks compiled at build time', fixed(compiled.importMs, 2), fixed(compiled.firstCallMs, 2), fixed(compiled.secondToolFirstMs, 2), fixed(compiled.warmUs, 2), fixed(compiled.secondToolWarmUs, 2), compiled.ajvLoaded ? 'yes' : 'no'],
+        ['older manifest: Ajv compiles on each first call', fixed(lazy.importMs, 2), fixed(lazy.firstCallMs, 2), fixed(lazy.secondToolFirstMs, 2), fixed(lazy.warmUs, 2), fixed(lazy.secondToolWarmUs, 2), lazy.ajvLoaded ? 'yes' : 'no'],
       ]),
+      '',
+      'Goals (cold start):',
+      '',
+      ...coldGoals.map((line) => `- ${line}.`),
       '',
       'Error text the model receives for the invalid input:',
       '',

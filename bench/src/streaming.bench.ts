@@ -1,12 +1,13 @@
 // Streaming: one streamed turn of ~2 s whose three 300 ms reads are released at 25/50/75 % of the
 // message, then a write, run by streamToolLoop (eager reads), a hand-written streaming loop that
-// runs the tools after the message, runToolLoop (no streaming), and the SDK's tool runner with
-// and without runToolsEagerly; and streamToolLoop again on a container that asks for approval of
+// runs the tools after the message, runToolLoop (no streaming), and the SDK's tool runner without
+// and with runToolsEagerly (also with deferToolCall on writes); and streamToolLoop again on a container that asks for approval of
 // the write (the reads come ahead of that call: they still start early, the run pauses at the
 // write, which is approved at once and resumed). Ratios against the physical limit: when the
 // stream ends or the last read ends, whichever is later, plus the write.
 import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
+import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import type { ContentBlock, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryRunStore, ToolContainer, runToolLoop, streamResumeToolLoop, streamToolLoop, type ApprovalPolicy, type ToolStream } from '@toolwright/core';
@@ -115,21 +116,32 @@ const STRATEGIES: Array<[string, Strategy]> = [
     },
   ],
   ['runToolLoop (no streaming)', async ({ client, container }) => void (await runToolLoop({ client, model: MODEL, messages: prompt, tools: container }))],
-  ['SDK runner, stream: true', (env) => runner(env, false)],
-  ['SDK runner, runToolsEagerly', (env) => runner(env, true)],
+  [`SDK ${SDK_VERSION} runner, stream: true`, (env) => runner(env, 'after')],
+  [`SDK ${SDK_VERSION} runner, runToolsEagerly`, (env) => runner(env, 'eager')],
+  [`SDK ${SDK_VERSION} runner, runToolsEagerly + deferToolCall on writes`, (env) => runner(env, 'eager-reads')],
 ];
 
-async function runner({ client, container, onFirstText }: Parameters<Strategy>[0], eagerly: boolean): Promise<void> {
+/**
+ * The SDK's own tool runner on the container's tools: tools after the message, every call started
+ * as its block ends (`runToolsEagerly`), or that with each call that may write held until the
+ * message is done (`deferToolCall`), which is what streamToolLoop does.
+ */
+async function runner({ client, container, onFirstText }: Parameters<Strategy>[0], mode: 'after' | 'eager' | 'eager-reads'): Promise<void> {
   const run = client.beta.messages.toolRunner({
     model: MODEL,
     max_tokens: 1024,
     messages: prompt,
     tools: container.asRunnableTools(),
     stream: true,
-    runToolsEagerly: eagerly,
+    runToolsEagerly: mode !== 'after',
   });
   for await (const stream of run) {
     stream.on('text', onFirstText);
+    if (mode === 'eager-reads') {
+      stream.on('contentBlock', (block) => {
+        if (block.type === 'tool_use' && container.effectOf(block.name) !== 'read') run.deferToolCall(block);
+      });
+    }
     await stream.finalMessage();
   }
 }
@@ -181,8 +193,9 @@ async function main(): Promise<void> {
       markdownTable(['strategy', 'wall ms', '÷ limit', 'first text lag ms', 'reads started before the message ended'], rows),
       '',
       `Goal, streamToolLoop within 5% of the limit: **${eagerRatio <= 1.05 ? 'met' : 'not met'}** (${ratio(eagerRatio, 1)}). ` +
-        'The SDK runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ' +
-        'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way). ' +
+        `The SDK ${SDK_VERSION} runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ` +
+        'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way); ' +
+        'holding each write with `deferToolCall` from a `contentBlock` listener gives the order streamToolLoop keeps by default. ' +
         `With approval on the write (its reads come ahead of it, so they still start early; the run pauses, is approved at once and ` +
         `resumed from an in-memory store): ${ratio(approvalRatio, 1)} of the limit, beside ${ratio(eagerRatio, 1)} without approval.`,
     ].join('\n'),

@@ -182,7 +182,8 @@ export class Generator {
     const code = emitModule(tools, this.outFile, this.checksFile, this.importExtension);
     // Only a module that will be written is worth compiling checks for; `--check` compares them too.
     const checksCode = diagnostics.errorCount === 0 ? emitChecks(tools) : '';
-    const stale = [[this.outFile, code], [this.checksFile, checksCode]].filter(([file, text]) => !this.moduleOnDiskIs(file, text));
+    // The checks first: whoever sees the manifest module change finds the checks it imports already there.
+    const stale = [[this.checksFile, checksCode], [this.outFile, code]].filter(([file, text]) => !this.moduleOnDiskIs(file, text));
     const upToDate = stale.length === 0;
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite) {

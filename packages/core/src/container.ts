@@ -10,7 +10,7 @@ import { consoleLogger, type ToolClient, type ToolLogger } from './context';
 import { bindManifest, checkManifestShape } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
-import { invokeTool } from './execution/invoke';
+import { invokeEnv, invokeTool, type CallScope, type InvokeEnv } from './execution/invoke';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
@@ -139,7 +139,7 @@ export class ToolContainer<TAuth = unknown> {
   private readonly defaults: ExecutionDefaults;
   private readonly limits: InputLimits;
   /** Per tool, computed once: `execute` is on the hot path of every turn. */
-  private readonly resultLimits = new Map<RegisteredTool, ResultLimits>();
+  private readonly invokeEnvs = new Map<RegisteredTool, InvokeEnv>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
   private readonly approvalPolicy: ApprovalPolicy;
@@ -177,11 +177,18 @@ export class ToolContainer<TAuth = unknown> {
       });
     }
     for (const tool of this.tools.values()) {
-      this.resultLimits.set(tool, {
+      const result: ResultLimits = {
         maxChars: tool.options.maxResultChars ?? this.defaults.maxResultChars,
         maxMediaBlocks: this.defaults.maxMediaBlocks,
         maxMediaChars: this.defaults.maxMediaChars,
-      });
+      };
+      this.invokeEnvs.set(tool, invokeEnv(tool, {
+        logger: this.logger,
+        timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
+        limits: this.limits,
+        result,
+        maxMessageChars: this.defaults.maxResultChars,
+      }));
     }
   }
 
@@ -251,17 +258,21 @@ export class ToolContainer<TAuth = unknown> {
     if (duplicate) return this.refuseDuplicateIds(calls, modelMessages.duplicateId(duplicate.id, duplicate.times), emit);
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
+    const scope: CallScope = { auth: options.auth, cancellation };
     const results: CallResult[] = new Array(calls.length);
     try {
-      // One call has nothing to schedule: it runs unless the batch is already cancelled.
-      if (calls.length === 1) results[0] = await this.callUnlessCancelled(calls[0], options.auth, cancellation, emit);
-      else await runSchedule(
+      // One call has nothing to schedule: it runs unless the batch is already cancelled. A call
+      // answered without a promise (a method that returned a value) is not awaited.
+      if (calls.length === 1) {
+        const only = this.callUnlessCancelled(calls[0], scope, emit);
+        results[0] = only instanceof Promise ? await only : only;
+      } else await runSchedule(
         calls,
         {
           maxConcurrency,
           onWriteFailure,
           signal: cancellation,
-          run: (call) => this.call(call, options.auth, cancellation, emit),
+          run: (call) => this.call(call, scope, emit),
           skip: (call, reason, cause) => this.skip(call, reason, cause, emit),
         },
         results,
@@ -297,7 +308,7 @@ export class ToolContainer<TAuth = unknown> {
     const unfollow = cancellation.follow(options.signal);
     const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client };
     try {
-      return await this.callUnlessCancelled(scheduled, options.auth, cancellation, emit);
+      return await this.callUnlessCancelled(scheduled, { auth: options.auth, cancellation }, emit);
     } catch (error) {
       this.logger.error('toolwright: executeCall failed unexpectedly; answering it as an internal error:', error);
       return answer(call, 'internal_error', modelMessages.internal(call.name));
@@ -343,16 +354,18 @@ export class ToolContainer<TAuth = unknown> {
     return typeof name === 'string' ? this.tools.get(name) : undefined;
   }
 
-  private call(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): Promise<CallResult> {
+  /** The call's answer: without a promise when it has one at once (no listener, no live span, a method that returned a value). */
+  private call(call: ScheduledCall, scope: CallScope, emit?: (e: ToolEvent) => void): CallResult | Promise<CallResult> {
     const tool = this.toolFor(call);
+    if (!emit && !this.traced.live()) return this.answerCall(call, tool, scope);
     const effect = tool?.effect ?? 'unknown';
     const started = emit ? Date.now() : 0;
     emit?.({ type: 'call_start', tool: label(call.name), toolUseId: label(call.id), effect, at: started });
     const answered = this.traced.live()
-      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, () =>
-          this.answerCall(call, tool, auth, cancellation),
+      ? this.traced({ name: label(call.name), id: label(call.id), input: call.input, description: tool?.definition.description }, async () =>
+          this.answerCall(call, tool, scope),
         )
-      : this.answerCall(call, tool, auth, cancellation);
+      : Promise.resolve(this.answerCall(call, tool, scope));
     if (!emit) return answered;
     return answered.then((result) => {
       const ended = Date.now();
@@ -362,23 +375,14 @@ export class ToolContainer<TAuth = unknown> {
   }
 
   /** A call on its own, as the scheduler would run it: skipped when its batch is already cancelled. */
-  private callUnlessCancelled(call: ScheduledCall, auth: unknown, cancellation: BatchCancellation, emit?: (e: ToolEvent) => void): CallResult | Promise<CallResult> {
-    return cancellation.aborted ? this.skip(call, 'cancelled', undefined, emit) : this.call(call, auth, cancellation, emit);
+  private callUnlessCancelled(call: ScheduledCall, scope: CallScope, emit?: (e: ToolEvent) => void): CallResult | Promise<CallResult> {
+    return scope.cancellation.aborted ? this.skip(call, 'cancelled', undefined, emit) : this.call(call, scope, emit);
   }
 
-  private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, auth: unknown, cancellation: BatchCancellation): Promise<CallResult> {
-    if (typeof call.id !== 'string') return Promise.resolve(answer(call, 'invalid_input', modelMessages.invalidId(call.id)));
-    if (!tool) return Promise.resolve(answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars)));
-    return invokeTool(tool, call, {
-      auth,
-      client: call.client,
-      cancellation,
-      logger: this.logger,
-      timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
-      limits: this.limits,
-      result: this.resultLimits.get(tool)!,
-      maxMessageChars: this.defaults.maxResultChars,
-    });
+  private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, scope: CallScope): CallResult | Promise<CallResult> {
+    if (typeof call.id !== 'string') return answer(call, 'invalid_input', modelMessages.invalidId(call.id));
+    if (!tool) return answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
+    return invokeTool(tool, call, this.invokeEnvs.get(tool)!, call.client ? { ...scope, client: call.client } : scope);
   }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {

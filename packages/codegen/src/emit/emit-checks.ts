@@ -31,7 +31,7 @@ export function emitChecks(tools: readonly ToolModel[]): string {
   const checks = tools.map((tool, index) => {
     let compiled = compiledFor.get(tool);
     if (compiled === undefined) compiledFor.set(tool, (compiled = standaloneCheck(tool.inputSchema)));
-    return `/** ${tool.name} */\nexport const ${checkExport(index)}: CompiledInputCheck = ${compiled};`;
+    return `/** ${tool.name} */\nexport const ${checkExport(index)}: CompiledInputCheck = ${CHECK_RUNTIME_NAME}.lazy(${compiled});`;
   });
   const imports = `import { compiledCheckRuntime as ${CHECK_RUNTIME_NAME}, type CompiledInputCheck } from '@toolwright/core';`;
   return `${[CHECKS_HEADER, imports, ...checks].join('\n\n')}\n`;

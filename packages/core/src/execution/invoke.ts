@@ -7,15 +7,12 @@ import { capText, mcpBlocksOf, shapeResult, shapeToolErrorContent, type ResultLi
 import { modelMessages } from './messages';
 import { echo } from './echo';
 import { answer, type CallResult, type RegisteredTool, type ToolCall } from './call.types';
+import type { InputCheck } from '../validation/validate-input';
 import { LazyAbort, type BatchCancellation } from './cancellation';
 import { enroll, withdraw, type Watched } from './after-microtasks';
 
+/** What a call of one tool needs from its container; the same for every call of that tool, made once. */
 export interface InvokeEnv {
-  auth: unknown;
-  /** The caller's client, when it has one (MCP). */
-  client?: ToolClient;
-  /** Cancelling the batch cancels this call. */
-  cancellation: BatchCancellation;
   /** Never throws (see `safeLogger`). */
   logger: ToolLogger;
   timeoutMs: number;
@@ -24,6 +21,17 @@ export interface InvokeEnv {
   result: ResultLimits;
   /** For what toolwright writes (validation messages): the container's cap, not the tool's own. */
   maxMessageChars: number;
+  /** Whether the method or its guard receives a `ToolContext`: without either, none is made. */
+  needsContext: boolean;
+}
+
+/** What differs from call to call. */
+export interface CallScope {
+  auth: unknown;
+  /** Cancelling the batch cancels this call. */
+  cancellation: BatchCancellation;
+  /** The caller's client, when it has one (MCP). */
+  client?: ToolClient;
 }
 
 type Settled =
@@ -33,39 +41,49 @@ type Settled =
   | { kind: 'timeout' }
   | { kind: 'cancelled' };
 
+/** The static part of a call of `tool`, for `invokeTool`. */
+export function invokeEnv(tool: RegisteredTool, env: Omit<InvokeEnv, 'needsContext'>): InvokeEnv {
+  return { ...env, needsContext: tool.options.guard !== undefined || tool.parameters.some((p) => p.kind === 'ctx') };
+}
+
 /**
- * One call: validate → guard → method, bounded by its timeout and the batch's signal. Resolves
- * with this call's answer whatever its code throws or returns; it never rejects, so one call's
- * failure cannot reach the answers of the others.
+ * One call: validate → guard → method, bounded by its timeout and the batch's signal. Settles
+ * with this call's answer whatever its code throws or returns, and never rejects, so one call's
+ * failure cannot reach the answers of the others. Synchronous as far as the call is: a method
+ * that returns a value is answered without a promise, one that returns a promise costs one.
  */
-export async function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv): Promise<CallResult> {
-  let step: 'validation' | 'result' = 'validation';
+export function invokeTool(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, scope: CallScope): CallResult | Promise<CallResult> {
   try {
     // User code runs during validation too (a @Transform, a custom constraint): when it throws,
     // this call fails alone.
     const verdict = validateInput(call.input, tool, env.limits);
-    const checked = verdict instanceof Promise ? await verdict : verdict;
-    if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
-    if (env.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
-    const bounded = runBounded(tool, call, env, checked.value);
-    // A method that returned a value settles at once: awaiting it anyway would cost a turn of the microtask queue.
-    const settled = bounded instanceof Promise ? await bounded : bounded;
-    step = 'result';
-    return answerFor(tool, call, env, settled);
+    if (!(verdict instanceof Promise)) return afterValidation(tool, call, env, scope, verdict);
+    const failed = (error: unknown) => internalError(tool, call, env.logger, error, 'validation');
+    return verdict.then((checked) => {
+      try {
+        return afterValidation(tool, call, env, scope, checked);
+      } catch (error) {
+        return failed(error);
+      }
+    }, failed);
   } catch (error) {
-    return internalError(tool, call, env.logger, error, step);
+    return internalError(tool, call, env.logger, error, 'validation');
   }
 }
 
+function afterValidation(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, scope: CallScope, checked: InputCheck): CallResult | Promise<CallResult> {
+  if (!checked.ok) return answer(call, 'invalid_input', capText(checked.message, env.maxMessageChars));
+  if (scope.cancellation.aborted) return answer(call, 'cancelled', modelMessages.cancelled(false, tool.effect === 'write'));
+  return runBounded(tool, call, env, scope, checked.value);
+}
+
 /** Guard and method with the call's `ToolContext`, within its timeout and the batch's signal. */
-function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input: object): Settled | Promise<Settled> {
-  const abort = new LazyAbort();
-  const deadline = performance.now() + env.timeoutMs;
-  const race = new CallRace(abort, env, deadline, tool, call);
-  const ctx = new CallContext(call.id, tool.name, env.auth, env.logger, race, env.client);
+function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, scope: CallScope, input: object): CallResult | Promise<CallResult> {
+  const race = new CallRace(env, scope, performance.now() + env.timeoutMs, tool, call);
+  const ctx = env.needsContext ? new CallContext(call.id, tool.name, scope.auth, env.logger, race, scope.client) : undefined;
   let work: Work;
   try {
-    work = tool.options.guard ? guarded(tool, ctx, abort, env, input, deadline) : callMethod(tool, ctx, input);
+    work = tool.options.guard ? guarded(tool, ctx!, race, env, scope, input) : callMethod(tool, ctx, input);
   } catch (error) {
     work = { kind: 'threw', error };
   }
@@ -77,28 +95,32 @@ function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, input:
  * inspection throws (a Proxy, a throwing getter) becomes this call's internal error.
  */
 function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled: Settled): CallResult {
-  switch (settled.kind) {
-    case 'refused':
-      return answer(call, 'refused', modelMessages.notAllowed(tool.name));
-    case 'timeout':
-      return answer(call, 'timeout', modelMessages.timedOut(env.timeoutMs, tool.effect === 'write'));
-    case 'cancelled':
-      return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
-    case 'threw':
-      if (isToolError(settled.error)) {
-        const failed = answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
-        const blocks = mcpBlocksOf(settled.error.content, env.result);
-        if (blocks) failed.blocks = blocks;
-        return failed;
+  try {
+    switch (settled.kind) {
+      case 'refused':
+        return answer(call, 'refused', modelMessages.notAllowed(tool.name));
+      case 'timeout':
+        return answer(call, 'timeout', modelMessages.timedOut(env.timeoutMs, tool.effect === 'write'));
+      case 'cancelled':
+        return answer(call, 'cancelled', modelMessages.cancelled(true, tool.effect === 'write'));
+      case 'threw':
+        if (isToolError(settled.error)) {
+          const failed = answer(call, 'tool_error', shapeToolErrorContent(settled.error.content, env.result));
+          const blocks = mcpBlocksOf(settled.error.content, env.result);
+          if (blocks) failed.blocks = blocks;
+          return failed;
+        }
+        return internalError(tool, call, env.logger, settled.error, 'method');
+      case 'returned': {
+        const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
+        ok.value = settled.value;
+        const blocks = mcpBlocksOf(settled.value, env.result);
+        if (blocks) ok.blocks = blocks;
+        return ok;
       }
-      return internalError(tool, call, env.logger, settled.error, 'method');
-    case 'returned': {
-      const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
-      ok.value = settled.value;
-      const blocks = mcpBlocksOf(settled.value, env.result);
-      if (blocks) ok.blocks = blocks;
-      return ok;
     }
+  } catch (error) {
+    return internalError(tool, call, env.logger, error, 'result');
   }
 }
 
@@ -108,7 +130,7 @@ type MethodOutcome = Settled | { kind: 'returning'; value: Promise<unknown> };
 type Work = MethodOutcome | Promise<Settled>;
 
 /** The method, synchronous when it returns anything but a promise or a thenable, which is awaited (adopted). */
-function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: object): MethodOutcome {
+function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown> | undefined, input: object): MethodOutcome {
   const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
   const value = method.apply(tool.instance, bindArguments(tool.parameters, input, ctx));
   if (value instanceof Promise) return { kind: 'returning', value };
@@ -119,15 +141,15 @@ function callMethod(tool: RegisteredTool, ctx: ToolContext<unknown>, input: obje
   return { kind: 'returning', value: Promise.resolve(value) };
 }
 
-async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: LazyAbort, env: InvokeEnv, input: object, deadline: number): Promise<Settled> {
+async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, race: CallRace, env: InvokeEnv, scope: CallScope, input: object): Promise<Settled> {
   if (!(await tool.options.guard!.call(tool.instance, ctx, input))) return { kind: 'refused' };
   // The call may have been abandoned (timed out, cancelled) while its guard was pending: its
   // answer is already given, and a method started now would run beside the calls after it.
-  if (abort.aborted || env.cancellation.aborted) return { kind: 'cancelled' };
+  if (race.abandoned || scope.cancellation.aborted) return { kind: 'cancelled' };
   // A guard that blocked the event loop past the deadline kept the timer from firing: its
   // callback waits behind this continuation. The clock is read here, so the method never starts.
-  if (performance.now() >= deadline) {
-    abort.abort(new Error(`timed out after ${env.timeoutMs} ms`));
+  if (performance.now() >= race.deadline) {
+    race.abort(new Error(`timed out after ${env.timeoutMs} ms`));
     return { kind: 'timeout' };
   }
   const work = callMethod(tool, ctx, input);
@@ -135,12 +157,6 @@ async function guarded(tool: RegisteredTool, ctx: ToolContext<unknown>, abort: L
 }
 
 const returned = (value: unknown): Settled => ({ kind: 'returned', value });
-
-/** Work that ended while its batch was being cancelled answers as cancelled, as if it had been abandoned. */
-function cancelNow(abort: LazyAbort, env: InvokeEnv): Settled {
-  abort.abort(env.cancellation.reason);
-  return { kind: 'cancelled' };
-}
 
 /** What the method receives as `@Ctx()`; the signal is made on first read (see `LazyAbort`). */
 class CallContext implements ToolContext<unknown> {
@@ -186,43 +202,55 @@ class CallContext implements ToolContext<unknown> {
 }
 
 /**
- * The first of: the work settles, its deadline passes, its batch is cancelled. The timer and the
- * batch listener are set only for work still pending once the microtasks queued with it have run
- * (the deadline counts from the start all the same), or as soon as the tool reads its signal:
- * most calls settle before either could fire, and a timer costs more than the rest of the call.
- * A tool that never settles cannot hold the batch; one that fails after being abandoned is still
- * logged. Cancellation that came while the work ran is seen when it settles.
+ * The first of: the work settles, its deadline passes, its batch is cancelled; then the call's
+ * answer. The timer and the batch listener are set only for work still pending once the
+ * microtasks queued with it have run (the deadline counts from the start all the same), or as
+ * soon as the tool reads its signal: most calls settle before either could fire, and a timer
+ * costs more than the rest of the call. A tool that never settles cannot hold the batch; one
+ * that fails after being abandoned is still logged. Cancellation that came while the work ran is
+ * seen when it settles.
  */
 class CallRace implements Watched {
   watchSlot = -1;
-  private outcome: Settled | undefined = undefined;
-  private resolve: ((settled: Settled) => void) | undefined = undefined;
+  private answered: CallResult | undefined = undefined;
+  private resolve: ((answered: CallResult) => void) | undefined = undefined;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
   private unfollow: (() => void) | undefined = undefined;
+  /** Made when something aborts the call or the tool reads its signal: most calls need neither. */
+  private lazyAbort: LazyAbort | undefined = undefined;
 
   constructor(
-    private readonly abort: LazyAbort,
     private readonly env: InvokeEnv,
-    private readonly deadline: number,
+    private readonly scope: CallScope,
+    readonly deadline: number,
     private readonly tool: RegisteredTool,
     private readonly call: ToolCall,
   ) {}
 
-  settle(work: Work): Settled | Promise<Settled> {
+  /** Whether the call was given up on (timed out, cancelled) and its signal aborted. */
+  get abandoned(): boolean {
+    return this.lazyAbort?.aborted ?? false;
+  }
+
+  abort(reason: unknown): void {
+    (this.lazyAbort ??= new LazyAbort()).abort(reason);
+  }
+
+  settle(work: Work): CallResult | Promise<CallResult> {
     if (!(work instanceof Promise) && work.kind !== 'returning') {
-      this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : work);
-      return this.outcome!;
+      this.finish(this.scope.cancellation.aborted ? this.cancelNow() : work);
+      return this.answered!;
     }
     const fromMethod = !(work instanceof Promise);
     const pending: Promise<unknown> = fromMethod ? work.value : work;
     pending.then(
-      (value) => this.finish(this.env.cancellation.aborted ? cancelNow(this.abort, this.env) : fromMethod ? returned(value) : (value as Settled)),
+      (value) => this.finish(this.scope.cancellation.aborted ? this.cancelNow() : fromMethod ? returned(value) : (value as Settled)),
       (error: unknown) => {
-        if (this.outcome) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
+        if (this.answered) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
         this.finish({ kind: 'threw', error });
       },
     );
-    if (this.outcome) return this.outcome;
+    if (this.answered) return this.answered;
     enroll(this);
     return new Promise((resolve) => (this.resolve = resolve));
   }
@@ -230,33 +258,39 @@ class CallRace implements Watched {
   /** The call's signal; a tool that watches it sees the batch's cancellation the moment it happens. */
   signal(): AbortSignal {
     this.follow();
-    return this.abort.signal;
+    return (this.lazyAbort ??= new LazyAbort()).signal;
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */
   follow(): void {
-    if (this.outcome || this.unfollow) return;
-    if (this.env.cancellation.aborted) return this.finish(cancelNow(this.abort, this.env));
-    this.unfollow = this.env.cancellation.onCancel(() => this.finish(cancelNow(this.abort, this.env)));
+    if (this.answered || this.unfollow) return;
+    if (this.scope.cancellation.aborted) return this.finish(this.cancelNow());
+    this.unfollow = this.scope.cancellation.onCancel(() => this.finish(this.cancelNow()));
   }
 
   /** For work still pending once the microtasks have run: the batch's cancellation and the deadline. */
   watch(): void {
     this.follow();
-    if (this.outcome) return;
+    if (this.answered) return;
     this.timer = setTimeout(() => {
-      this.abort.abort(new Error(`timed out after ${this.env.timeoutMs} ms`));
+      this.abort(new Error(`timed out after ${this.env.timeoutMs} ms`));
       this.finish({ kind: 'timeout' });
     }, Math.max(0, this.deadline - performance.now()));
   }
 
+  /** Work that ended while its batch was being cancelled answers as cancelled, as if it had been abandoned. */
+  private cancelNow(): Settled {
+    this.abort(this.scope.cancellation.reason);
+    return { kind: 'cancelled' };
+  }
+
   private finish(settled: Settled): void {
-    if (this.outcome) return;
-    this.outcome = settled;
+    if (this.answered) return;
+    this.answered = answerFor(this.tool, this.call, this.env, settled);
     withdraw(this);
     if (this.timer) clearTimeout(this.timer);
     this.unfollow?.();
-    this.resolve?.(settled);
+    this.resolve?.(this.answered);
   }
 }
 

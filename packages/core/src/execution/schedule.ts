@@ -16,7 +16,7 @@ export interface ScheduleOptions {
   onWriteFailure: WriteFailurePolicy;
   /** Once aborted, no call starts: the rest are skipped as cancelled. */
   signal: { readonly aborted: boolean };
-  run(call: ScheduledCall): Promise<CallResult>;
+  run(call: ScheduledCall): CallResult | Promise<CallResult>;
   skip(call: ScheduledCall, reason: Exclude<SkipReason, 'duplicate_id'>, cause?: ScheduledCall): CallResult;
 }
 

@@ -24,6 +24,21 @@ export const CHECK_RUNTIME_NAME = 'toolwrightChecks';
  */
 export const compiledCheckRuntime = {
   isDecimalMultiple,
+  /**
+   * The check `make` returns, made on its first call: importing a module of many checks then
+   * builds none of their schemas and patterns, and a tool never called never pays for its own.
+   */
+  lazy(make: () => CompiledInputCheck): CompiledInputCheck {
+    let made: CompiledInputCheck | undefined;
+    const check: CompiledInputCheck = (input) => {
+      made ??= make();
+      const ok = made(input);
+      check.errors = made.errors;
+      return ok;
+    };
+    check.errors = null;
+    return check;
+  },
   /** String lengths in code points, as JSON Schema counts them. */
   get ucs2length(): (text: string) => number {
     return (require('ajv/dist/runtime/ucs2length') as typeof import('ajv/dist/runtime/ucs2length')).default;

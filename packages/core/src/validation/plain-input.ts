@@ -46,6 +46,8 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return modelMessages.notAnObject(input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input);
   }
+  const flat = checkFlatInput(input as Record<string, unknown>, limits);
+  if (flat !== NESTED) return flat;
   let bytes = 0;
   let keys = 0;
   const pending: Frame[] = [{ value: input, depth: 1, parent: undefined, key: undefined }];
@@ -106,6 +108,44 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
     if (refused) return refused;
   }
   return undefined;
+}
+
+/** What `checkFlatInput` returns for an input it leaves to the general walk. */
+const NESTED = Symbol('nested');
+
+/**
+ * The common input, an object of strings, numbers and booleans, checked without the walk's
+ * frames: the same limits in the same order, so the verdict is the walk's. Anything else (a
+ * nested value, a key or string the walk must name in its message) goes to the walk.
+ */
+function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): string | undefined | typeof NESTED {
+  const own = Object.keys(input);
+  if (own.length > limits.maxKeys) return NESTED;
+  let bytes = 2 + Math.max(own.length - 1, 0);
+  for (let i = 0; i < own.length; i++) {
+    const key = own[i];
+    const value = input[key];
+    if (key === FORBIDDEN_KEY || key.length > limits.maxStringLength) return NESTED;
+    bytes += Buffer.byteLength(key) + 3;
+    switch (typeof value) {
+      case 'string':
+        if (value.length > limits.maxStringLength) return NESTED;
+        bytes += Buffer.byteLength(value) + 2;
+        break;
+      case 'number':
+        bytes += String(value).length;
+        break;
+      case 'boolean':
+        bytes += value ? 4 : 5;
+        break;
+      case 'undefined':
+        break;
+      default:
+        return NESTED;
+    }
+    if (bytes > limits.maxInputBytes) return NESTED;
+  }
+  return bytes > limits.maxInputBytes ? NESTED : undefined;
 }
 
 /** `items[3].name`: built only for a refusal, by walking up from where it happened. */

@@ -70,7 +70,7 @@ const RUNTIME_HELPERS: Readonly<Record<string, keyof typeof compiledCheckRuntime
 };
 
 /**
- * The check of `schema` as a JavaScript expression, compiled with the run time's Ajv
+ * The check of `schema` as a JavaScript function expression that makes it, compiled with the run time's Ajv
  * configuration (Ajv standalone code) by an Ajv of its own, so the same schema always yields the
  * same text whatever was compiled before it. The expression reaches every helper through the
  * identifier `CHECK_RUNTIME_NAME`, which the enclosing module must bind to
@@ -89,5 +89,5 @@ export function standaloneCheck(schema: object): string {
   const exported = /^(?:"use strict";)?export const check = (validate\d+);/.exec(code);
   if (!exported) throw new Error('standaloneCheck: Ajv\'s standalone code does not start with the export it was asked for.');
   // Its own scope, so the names Ajv gives its constants and functions cannot meet another check's.
-  return `(() => {${code.slice(exported[0].length)}return ${exported[1]};})()`;
+  return `() => {${code.slice(exported[0].length)}return ${exported[1]};}`;
 }
