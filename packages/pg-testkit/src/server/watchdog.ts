@@ -9,7 +9,11 @@ const { rmSync } = require('node:fs');
 const [owner, server, directory] = process.argv.slice(1);
 const alive = (pid) => { try { process.kill(Number(pid), 0); return true; } catch { return false; } };
 const timer = setInterval(() => {
-  if (!alive(server)) process.exit(0);
+  if (!alive(server)) {
+    // A server that died with its owner (the owner's exit handler stops it) leaves its directory to us.
+    if (!alive(owner)) rmSync(directory, { recursive: true, force: true });
+    process.exit(0);
+  }
   if (alive(owner)) return;
   clearInterval(timer);
   try { process.kill(Number(server), 'SIGQUIT'); } catch {}
