@@ -8,6 +8,7 @@ const sources = {
   '^@toolwright/nest$': '<rootDir>/packages/nest/src/index.ts',
   '^@toolwright/mcp$': '<rootDir>/packages/mcp/src/index.ts',
   '^@toolwright/pg-store$': '<rootDir>/packages/pg-store/src/index.ts',
+  '^@toolwright/pg-testkit$': '<rootDir>/packages/pg-testkit/src/index.ts',
   '^@toolwright/ai-sdk$': '<rootDir>/packages/ai-sdk/src/index.ts',
   '^@toolwright/openai-agents$': '<rootDir>/packages/openai-agents/src/index.ts',
   '^@toolwright/langchain$': '<rootDir>/packages/langchain/src/index.ts',

@@ -52,8 +52,12 @@ export const migrations: readonly Migration[] = [
   },
 ];
 
-/** Postgres codes for "already there", seen when two instances create the same table at once. */
-const ALREADY_CREATED = new Set(['42P07', '23505']);
+/**
+ * Postgres codes for "already there", seen when two instances create the same table at once:
+ * 42P07 the table, 23505 its row in a catalog, 42710 its row type (`type "…" already exists`,
+ * which a real server answers when the CREATEs race on separate connections).
+ */
+const ALREADY_CREATED = new Set(['42P07', '23505', '42710']);
 
 /**
  * Brings the database up to the schema this package needs; running it again changes nothing.
