@@ -18,8 +18,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages'],
   testMatch: ['**/test/**/*.test.ts'],
-  // create-toolwright's templates are projects of their own, tested by scripts/ci/lines/templates.sh.
+  // create-toolwright's templates are projects of their own, tested by scripts/ci/lines/templates.sh;
+  // their package.json files are not modules of this workspace.
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/__fixtures__/', '<rootDir>/packages/create-toolwright/templates/'],
+  modulePathIgnorePatterns: ['<rootDir>/packages/create-toolwright/templates/'],
   moduleNameMapper: sources,
   transform: {
     // 151002: ts-jest prefers isolatedModules with module nodenext; we keep full type checking.

@@ -12,8 +12,8 @@ const BENCH_DIR = __dirname;
 const REPO_DIR = path.dirname(BENCH_DIR);
 const SECTIONS_DIR = path.join(BENCH_DIR, '.work', 'sections');
 const RESULTS = path.join(BENCH_DIR, 'RESULTS.md');
-const BENCHMARKS = ['dispatch', 'scheduling', 'streaming', 'codegen', 'startup', 'input-cost', 'soak', 'definitions', 'mcp'];
-const REQUIRED_BUILDS = ['packages/core/dist/index.js', 'packages/codegen/dist/cli.js', 'packages/examples/dist/tools.generated.js', 'packages/mcp/dist/index.js'];
+const BENCHMARKS = ['dispatch', 'scheduling', 'streaming', 'codegen', 'startup', 'input-cost', 'soak', 'definitions', 'mcp', 'adapters'];
+const REQUIRED_BUILDS = ['packages/core/dist/index.js', 'packages/codegen/dist/cli.js', 'packages/examples/dist/tools.generated.js', 'packages/mcp/dist/index.js', 'packages/ai-sdk/dist/index.js', 'packages/openai-agents/dist/index.js', 'packages/langchain/dist/index.js'];
 
 const ci = process.argv.includes('--ci');
 

@@ -9,7 +9,7 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 rm -f "$out"/toolwright-*.tgz "$out"/create-toolwright-*.tgz
 pnpm() { npx -y pnpm@12.4.2 "$@"; }
-packages=(core codegen nest pg-store mcp)
+packages=(core codegen nest pg-store mcp ai-sdk openai-agents langchain)
 for pkg in "${packages[@]}" create-toolwright; do rm -rf "packages/$pkg/dist"; done
 pnpm "${packages[@]/#/--filter=@toolwright/}" build >/dev/null
 for pkg in "${packages[@]}"; do

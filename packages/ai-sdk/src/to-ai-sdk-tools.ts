@@ -25,8 +25,8 @@ class ToolCallFailed extends Error {
  * reaches the container untouched and is checked there, with the container's messages. The
  * calls of one step (the `messages` array the AI SDK hands to every call of that step) go through
  * one `ToolCallScheduler`: reads together, writes alone in the model's order, a failed write
- * halting the rest of the step, also under `streamText`, which runs each call as soon as it is
- * written.
+ * halting the rest of the step, also when `toolCallConcurrency` makes the AI SDK start the
+ * step's calls a few at a time.
  *
  * Approval: a call that needs it (after validation and guard) is an AI SDK approval request
  * (`needsApproval`), and so is every later call of its step, which must not run before the

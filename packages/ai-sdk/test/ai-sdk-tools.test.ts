@@ -112,6 +112,25 @@ describe('toAiSdkTools inside generateText', () => {
     expect(timeline.seqOf('read_start', 'c3')).toBeGreaterThan(timeline.seqOf('write_end', 'c2'));
   });
 
+  test('with toolCallConcurrency: 1 each call starts on its own, and a failed write still halts the later calls of its step', async () => {
+    const timeline = new Timeline();
+    const model = generatingModel(
+      [
+        { id: 'c1', name: 'cancel', input: { numero: 'A-0000' } },
+        { id: 'c2', name: 'lookup', input: { numero: 'A-0001' } },
+      ],
+      'Sorry.',
+    );
+
+    await generateText({ model, prompt: ask, tools: toAiSdkTools(deskContainer(timeline), { auth: ana }), toolCallConcurrency: 1, stopWhen: isStepCount(3) });
+
+    expect(timeline.started()).toEqual(['c1']);
+    expect(resultsSent(model, 1)).toEqual([
+      ['c1', 'error-text', 'order A-0000 has shipped; it cannot be cancelled'],
+      ['c2', 'error-text', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+    ]);
+  });
+
   test('strict: only a strict tool whose schema OpenAI takes as it is (no optional property) is sent strict', async () => {
     const strictManifest = defineToolManifest(deskManifest.entries.map((e) => ({ ...e, definition: { ...e.definition, strict: true } })));
     const container = new ToolContainer({ manifest: strictManifest, providers: [new DeskTools()], logger: silentLogger });
@@ -128,7 +147,7 @@ describe('toAiSdkTools inside generateText', () => {
 });
 
 describe('toAiSdkTools inside streamText', () => {
-  test("the partial input streams to the app; a failed write halts the step's calls written after it", async () => {
+  test('the partial input streams to the app; a failed write halts the rest of the step', async () => {
     const timeline = new Timeline();
     const model = streamingModel(
       20,
@@ -149,7 +168,6 @@ describe('toAiSdkTools inside streamText', () => {
     }
 
     expect(deltas).toEqual(['c1', 'c1', 'c2', 'c2']);
-    // c1 ran and failed before c2 was written: c2 started on its own, and still did not run.
     expect(timeline.started()).toEqual(['c1']);
     expect(outcomes).toEqual([
       ['c1', 'order A-0000 has shipped; it cannot be cancelled'],

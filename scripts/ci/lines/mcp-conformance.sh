@@ -48,7 +48,8 @@ for version in 2025-06-18 2025-11-25; do
       failed=$((failed + 1))
     fi
   done <<<"$summary"
-  grep -A3 "Failed Checks" "$OUT/$version.log" | grep -E '^\s+(-|Error)' | head -40
+  # Why a scenario failed: the suite's own words.
+  grep -E 'FAILURE|Error|Timeout|timed out' "$OUT/$version.log" | sed 's/^/   | /' | head -40
 done
 echo "   2026-07-28: not covered by conformance 0.1.16; served and tested by packages/mcp/test/revisions-approval.test.ts with the official v2 client."
 echo "mcp-conformance: $passed passed, $failed failed"

@@ -70,7 +70,7 @@ export class RunClaimError extends Error {
 }
 
 /** The store call that failed. */
-export type RunStoreOperation = 'create' | 'load' | 'claim' | 'save' | 'recordResult' | 'journaledResults' | 'renew';
+export type RunStoreOperation = 'create' | 'load' | 'claim' | 'save' | 'release' | 'recordResult' | 'journaledResults' | 'renew';
 
 /**
  * Why a run stopped on its store: a store call failed (`store_failed`), or this process no longer

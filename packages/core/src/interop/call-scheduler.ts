@@ -12,8 +12,8 @@ export interface ScheduledCallOptions {
   /**
    * Any object that is the same for every call of one model step (and only them), when the
    * framework can name the step: a failed write then halts the calls of that step that start
-   * after its batch, not only those started with it (frameworks that run each call as soon as
-   * the model has written it, such as the AI SDK's `streamText`).
+   * after its batch, not only those started with it (frameworks that start a step's calls a few
+   * at a time, such as the AI SDK with `toolCallConcurrency`).
    */
   step?: object;
 }

@@ -22,7 +22,7 @@ import {
 import type { ToolStreamEvent } from './stream-events';
 import { ToolLoopError } from './tool-loop-error';
 import { DurableRun } from './durable-run';
-import { afterFailure, resumeAdvice } from './store-failure';
+import { afterFailure, resumeAdvice, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
 import { checkSecret } from '../approval/run-state-signature';
 import { keyProblem } from '../approval/storable-key';
@@ -145,8 +145,16 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       return undefined;
     };
     const finish = async (stopReason: ToolLoopStopReason, text: string): Promise<ToolLoopResult> => {
-      await run?.finish(messages, spent());
+      // An abort is a failure this process observed, not an end: the run is saved and released,
+      // so a retry resumes it at once (decisions `{}`).
+      if (stopReason === 'aborted' && run) await release(run);
+      else await run?.finish(messages, spent());
       return { text, messages, stopReason, turns, usage, ...(run && { runId: run.runId }) };
+    };
+    const release = async (held: DurableRun) => {
+      const after = await held.interrupt(messages, spent());
+      if (after.released) return;
+      throw after.lost ?? storeFailure(held.runId, 'release', new Error('the store refused to release the aborted run'), 'store_failed', after);
     };
     const stop = (limit: ToolLoopLimit, notExecuted: string[]): Promise<ToolLoopResult> => {
       const at = Date.now();

@@ -314,7 +314,7 @@ describe('approval: streamed resume', () => {
     expect(provider.ran.filter((id) => id === 'toolu_refund')).toEqual(['toolu_refund']);
   });
 
-  it('stops on abort(): the approved calls are answered "Not executed", the run ends aborted and finished', async () => {
+  it('stops on abort(): the approved calls are answered "Not executed", the run is released, and a retry resumes it at once', async () => {
     const { provider, tools, store, client, paused } = await pausedRefund();
     const stream = await streamResumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
     stream.abort();
@@ -326,6 +326,13 @@ describe('approval: streamed resume', () => {
     expect(resultText(answersById(run.messages).get('toolu_refund')![0])).toBe('Not executed: the run was aborted.');
     expect(checkTranscript(run.messages)).toEqual([]);
     expect(events.slice(-2).map((e) => e.type)).toEqual(['limit', 'done']);
+    // Saved with the answered batch and released, not finished: an immediate retry carries it on.
+    const saved = await store.load(paused.runId!);
+    expect(saved?.state).toMatchObject({ status: 'running', pending: [], messages: run.messages });
+    const retried = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: {} });
+    expect(retried.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual([]);
+    expect(checkTranscript(retried.messages)).toEqual([]);
     expect((await store.load(paused.runId!))?.state.status).toBe('finished');
   });
 });

@@ -290,3 +290,30 @@ describe('text no store can hold', () => {
     );
   });
 });
+
+describe('an abort', () => {
+  it('releases the run, so an immediate retry resumes it; a release the store keeps refusing rejects with RunStoreError naming the run', async () => {
+    const refusing: Fault = (op) => (op === 'release' ? connectionLost() : undefined);
+    for (const [name, fault] of [['healthy', () => undefined], ['once', failOnce('release')], ['always', refusing]] as const) {
+      const { client } = await scripted([turn('tool_use', lookUp), turn('end_turn', text('found'))]);
+      const { store, tools } = setUp(fault);
+      const stream = streamToolLoop({ client, model: MODEL, tools, store, prompt: 'look up A-1001' });
+      stream.abort();
+      const outcome = await stream.result.catch((e: unknown) => e);
+      const runId = store.created[0];
+      if (name === 'always') {
+        expect(outcome).toBeInstanceOf(RunStoreError);
+        expect(outcome).toMatchObject({ problem: 'store_failed', operation: 'release', runId, released: false });
+        expect((outcome as Error).message).toContain('until the lease lapses');
+        continue;
+      }
+      // A release that failed once is tried again by the loop's failure path, and then holds.
+      if (name === 'once') expect(outcome).toMatchObject({ operation: 'release', runId, released: true });
+      else expect(outcome).toMatchObject({ stopReason: 'aborted', runId });
+      expect((await store.load(runId))?.state.status).toBe('running');
+      const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId, decisions: {} });
+      expect(done).toMatchObject({ stopReason: 'end_turn', runId });
+      expectValidTranscript(done.messages);
+    }
+  });
+});
