@@ -1,6 +1,4 @@
 import type {
-  ContentBlock,
-  ContentBlockParam,
   Tool,
   ToolResultBlockParam,
   ToolSearchToolBm25_20251119,
@@ -21,6 +19,7 @@ import { duplicateId, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
+import type { AssistantContentBlock, BatchExecutor, ExecuteOptions } from './execution/batch-executor';
 import { callTracing, type CallTracing, type TelemetryOptions } from './interop/opentelemetry';
 import type { ToolEffect } from './decorators/tool-options';
 import type { ApprovalPolicy } from './approval/approval-policy';
@@ -84,16 +83,6 @@ export interface ToolContainerOptions {
 
 export type ToolSearchKind = 'regex' | 'bm25';
 
-export interface ExecuteOptions<TAuth = unknown> {
-  /** The authenticated identity of the session; reaches tools as `ctx.auth`. */
-  auth?: TAuth;
-  /** Aborting it cancels the batch: nothing new starts, running calls see their signal abort. */
-  signal?: AbortSignal;
-  maxConcurrency?: number;
-  onWriteFailure?: WriteFailurePolicy;
-  onEvent?: (event: ToolEvent) => void;
-}
-
 /** Options of `executeCall`: one call, outside any batch. */
 export interface CallOptions<TAuth = unknown> {
   auth?: TAuth;
@@ -125,9 +114,6 @@ export interface ToolDescription {
   outputSchema?: Record<string, unknown>;
 }
 
-/** Any block of an assistant message, as received or as stored for the next request. */
-export type AssistantContentBlock = ContentBlock | ContentBlockParam;
-
 /** The user message that answers an assistant turn's tool calls. */
 export interface ToolReply {
   role: 'user';
@@ -139,7 +125,7 @@ export interface ToolReply {
  * which answers every `tool_use` block with a `tool_result` and never rejects for anything a
  * model or a tool does.
  */
-export class ToolContainer<TAuth = unknown> {
+export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly defaults: ExecutionDefaults;
   private readonly limits: InputLimits;

@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ExecuteOptions, ToolContainer } from '../container';
+import type { BatchExecutor, ExecuteOptions } from '../execution/batch-executor';
 import type { ToolCall } from '../execution/call.types';
 import { modelMessages } from '../execution/messages';
 
@@ -45,7 +45,7 @@ export class ToolCallScheduler<TAuth = unknown> {
   private readonly halted = new WeakMap<object, ToolCall>();
 
   constructor(
-    private readonly container: ToolContainer<TAuth>,
+    private readonly container: BatchExecutor<TAuth>,
     private readonly options: ToolCallSchedulerOptions<TAuth> = {},
   ) {}
 

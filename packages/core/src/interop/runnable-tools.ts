@@ -1,7 +1,7 @@
 import type { BetaRunnableTool, BetaToolRunContext } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { ToolError as SdkToolError } from '@anthropic-ai/sdk/lib/tools/ToolError';
 import type { BetaToolResultContentBlockParam } from '@anthropic-ai/sdk/resources/beta';
-import type { ToolContainer } from '../container';
+import type { BatchExecutor } from '../execution/batch-executor';
 import { ToolCallScheduler, type ToolCallSchedulerOptions } from './call-scheduler';
 
 /** What every call of the runnable tools gets; the signal comes from the runner. */
@@ -14,7 +14,7 @@ export type RunnableToolsOptions<TAuth = unknown> = ToolCallSchedulerOptions<TAu
  * sends it with `is_error: true` and its content unchanged. The read/write rule holds across the
  * calls the runner starts: see `ToolCallScheduler`.
  */
-export function runnableTools<TAuth>(container: ToolContainer<TAuth>, options: RunnableToolsOptions<TAuth> = {}): BetaRunnableTool<unknown>[] {
+export function runnableTools<TAuth>(container: BatchExecutor<TAuth>, options: RunnableToolsOptions<TAuth> = {}): BetaRunnableTool<unknown>[] {
   const schedule = new ToolCallScheduler(container, options);
   return container.definitions().map((definition) => ({
     ...definition,

@@ -1,5 +1,6 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, Model, ToolChoice, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import type { ExecuteOptions, ToolContainer } from '../container';
+import type { ToolContainer } from '../container';
+import type { ExecuteOptions } from '../execution/batch-executor';
 import type { PendingCall } from '../approval/run-state';
 import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
 import type { RunStore } from '../approval/run-store';

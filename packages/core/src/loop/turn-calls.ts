@@ -1,6 +1,7 @@
 import type { ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import type { ApprovalCheck } from '../approval/approval-check';
-import type { ExecuteOptions, ToolContainer } from '../container';
+import type { ToolContainer } from '../container';
+import type { ExecuteOptions } from '../execution/batch-executor';
 import type { CallOutcome, ToolEvent } from '../execution/call.types';
 import { modelMessages } from '../execution/messages';
 import type { StreamedEffect, ToolStreamEvent } from './stream-events';
