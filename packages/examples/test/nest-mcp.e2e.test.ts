@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryRunStore } from '@toolwright/core';
 import { AppModule } from '../src/nest/app.module';
 
@@ -12,8 +13,10 @@ describe('the NestJS example app: the same tools at /mcp', () => {
   let url: URL;
   const clients: Client[] = [];
 
-  async function connect(customerId?: string): Promise<Client> {
-    const client = new Client({ name: 'example-test', version: '1.0.0' });
+  /** `approves`: the client can show its user a form, and the user accepts. */
+  async function connect(customerId?: string, approves = false): Promise<Client> {
+    const client = new Client({ name: 'example-test', version: '1.0.0' }, approves ? { capabilities: { elicitation: { form: {} } } } : {});
+    if (approves) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
     const headers: Record<string, string> = customerId ? { 'x-customer-id': customerId } : {};
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     clients.push(client);
@@ -36,14 +39,20 @@ describe('the NestJS example app: the same tools at /mcp', () => {
     await expect(connect()).rejects.toThrow(/401|x-customer-id/);
   });
 
-  it('lists the generated tools and runs the write for the signed-in customer only', async () => {
+  it("lists the generated tools and runs the write for the signed-in customer only, once a person approves it (approval: 'writes')", async () => {
     const bruno = await connect('C-bruno');
     expect((await bruno.listTools()).tools.map((t) => t.name)).toEqual(['buscar_pedido', 'cancelar_pedido']);
     await expect(bruno.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } })).resolves.toEqual({
       content: [{ type: 'text', text: 'Not allowed: cancelar_pedido refused this call.' }],
       isError: true,
     });
-    const ana = await connect('C-ana');
+    // The app's policy asks a person about every write: a client that cannot ask its user is refused, never run.
+    const cannotAsk = await connect('C-ana');
+    await expect(cannotAsk.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } })).resolves.toEqual({
+      content: [{ type: 'text', text: "Not run: cancelar_pedido needs a person's approval, and this MCP client cannot ask its user. Approve it in the app instead." }],
+      isError: true,
+    });
+    const ana = await connect('C-ana', true);
     await expect(ana.callTool({ name: 'cancelar_pedido', arguments: { numero: 'A-1001' } })).resolves.toMatchObject({
       structuredContent: { numero: 'A-1001', status: 'cancelado', canceladoPor: 'C-ana' },
     });
