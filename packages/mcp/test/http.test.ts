@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { httpClient, listen, textOf, verifier } from './support/clients';
+import { httpClient, listen, textOf, until, verifier } from './support/clients';
 
 const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
 
@@ -162,8 +162,3 @@ describe('Streamable HTTP on loopback, stateless', () => {
     }
   });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition not met within 2.5 s');
-}

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { listen, textOf } from './support/clients';
+import { listen, textOf, until } from './support/clients';
 
 // The promises of the MCP guide on 2026-07-28, the stateless revision, through the official v2
 // client: what http.test.ts shows on 2025-11-25 sessions, here per request, with the write order
@@ -15,11 +15,6 @@ async function modernClient(url: URL, token?: string): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: token ? { authorization: `Bearer ${token}` } : {} } }));
   expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
   return client;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  if (!condition()) throw new Error('condition not met within 2.5 s');
 }
 
 describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {

@@ -57,3 +57,9 @@ export async function httpClient(url: URL, token?: string): Promise<Client> {
 export function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
 }
+
+/** Waits until `condition` holds, polling every 5 ms; fails after 2.5 s. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!condition()) throw new Error('condition not met within 2.5 s');
+}
