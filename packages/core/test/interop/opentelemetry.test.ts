@@ -207,6 +207,14 @@ describe("a caller's trace context", () => {
       expect(call.parentSpanContext?.spanId).toBe(caller);
       expect(spans.find((s) => s.name === 'db a')!.parentSpanContext?.spanId).toBe(call.spanContext().spanId);
 
+      // A malformed one (from outside: NUL, wrong length, a huge string) is ignored, never fatal.
+      for (const traceparent of [`00-${traceId}\u0000-${caller}-01`, '00-abc-def-01', 'x'.repeat(100_000)]) {
+        exporter.reset();
+        const answered = await tools.executeCall({ id: 'toolu_m', name: 'stock', input: { sku: 'm' } }, { traceContext: { traceparent } });
+        expect(answered.result.is_error).toBeUndefined();
+        expect(exporter.getFinishedSpans().find((s) => s.name === 'execute_tool stock')!.parentSpanContext).toBeUndefined();
+      }
+
       // Without one, the call starts a trace of its own (no context is active here).
       exporter.reset();
       await tools.executeCall({ id: 'toolu_u', name: 'stock', input: { sku: 'b' } });
