@@ -49,8 +49,16 @@ function referenceValidator(): Ajv2020 {
   return ajv;
 }
 
+/**
+ * The keys the fixture types as `Date` (`at` and `until` of the `@Param` tools, `dueAt` and
+ * `opened` of the DTOs), read off contract.tools.ts and contract.dto.ts, not off the manifest:
+ * date-time text sent there must arrive as a `Date`, or a conversion the plan lost would pass.
+ */
+const DATE_KEYS = new Set(['at', 'until', 'dueAt', 'opened']);
+
 /** Whether the method got the JSON that was sent: equal values, `Date`s from date-time text, defaults for absent keys. */
-function difference(sent: unknown, got: unknown, where: string, defaults: Record<string, unknown> = {}): string | undefined {
+function difference(sent: unknown, got: unknown, where: string, defaults: Record<string, unknown> = {}, typedDate = false): string | undefined {
+  if (typedDate && typeof sent === 'string' && !(got instanceof Date)) return `${where}: ${JSON.stringify(sent)} typed Date arrived as ${typeof got}`;
   if (got instanceof Date) {
     if (typeof sent !== 'string') return `${where}: a Date from ${JSON.stringify(sent)}`;
     const expected = Date.parse(sent.toUpperCase().replace(' ', 'T').replace(/:60(\.\d+)?/, ':59.999'));
@@ -73,7 +81,7 @@ function difference(sent: unknown, got: unknown, where: string, defaults: Record
     if (added.length > 0 || lost.length > 0) return `${where}: keys added ${added.join(',')} lost ${lost.join(',')}`;
     for (const key of gotKeys) {
       const problem = sentKeys.includes(key)
-        ? difference((sent as Record<string, unknown>)[key], (got as Record<string, unknown>)[key], `${where}.${key}`)
+        ? difference((sent as Record<string, unknown>)[key], (got as Record<string, unknown>)[key], `${where}.${key}`, {}, DATE_KEYS.has(key))
         : Object.is((got as Record<string, unknown>)[key], defaults[key]) ? undefined : `${where}.${key}: not the default`;
       if (problem) return problem;
     }
@@ -131,7 +139,7 @@ describe('differential fuzz: the input_schema is the contract, the run time enfo
     const schema = result.tools.find((t) => t.name === tool)!.inputSchema as JsonSchema;
     const accepts = reference.compile(JSON.parse(JSON.stringify(schema)));
     const warned = warnedFields(result, method, dtoParameter);
-    const tally = { schemaValid: 0, schemaInvalid: 0, ran: 0, refusedByDecorator: 0 };
+    const tally = { schemaValid: 0, schemaInvalid: 0, ran: 0, refusedByDecorator: 0, paramDates: 0 };
 
     await fc.assert(
       fc.asyncProperty(contractInput(schema, HINTS), async (generated) => {
@@ -162,6 +170,7 @@ describe('differential fuzz: the input_schema is the contract, the run time enfo
           ? Object.fromEntries(names.map((name, i) => [name, call.args[i]]).filter(([, v]) => v !== undefined))
           : call.args[0];
         expect(difference(input, got, '(input)', DEFAULTS[tool])).toBeUndefined();
+        if (names && Object.values(got as object).some((value) => value instanceof Date)) tally.paramDates++;
         if (tool === 'contract_create_order') expectInstances(got as Record<string, unknown>, dto);
         if (tool === 'contract_file_category') expectCategories(got as Record<string, unknown>, dto);
       }),
@@ -171,6 +180,8 @@ describe('differential fuzz: the input_schema is the contract, the run time enfo
     expect(tally.schemaValid).toBeGreaterThan(RUNS / 5);
     expect(tally.schemaInvalid).toBeGreaterThan(RUNS / 5);
     expect(tally.ran).toBeGreaterThan(RUNS / 10);
+    // Both `@Param` tools take a `Date` (`at`, `until`): runs that converted one were made.
+    if (names) expect(tally.paramDates).toBeGreaterThan(RUNS / 20);
   });
 
   it('only the warned decorators are stricter than the schema: @IsEmail and the custom @IsCoupon', () => {

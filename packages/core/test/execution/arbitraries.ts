@@ -43,6 +43,8 @@ export interface Batch {
   loggerThrows?: boolean;
   /** Every onEvent listener throws. */
   onEventThrows?: boolean;
+  /** The id of each call's tool_use, when some repeat (`duplicateIds`); otherwise `idOf(i)`. */
+  ids?: string[];
 }
 
 const KNOWN = ['read_a', 'read_b', 'write_a', 'write_b'] as const;
@@ -165,6 +167,29 @@ export function batches(options: { minConcurrency?: number; withBarriers?: boole
   );
 }
 
+/**
+ * Batches of two calls or more whose tool_use ids repeat: each call takes one of n - 1 ids, so at
+ * least one is used twice (a pair, or many, anywhere in the message, with text blocks between).
+ */
+export function duplicateIdBatches(): fc.Arbitrary<Batch> {
+  return batches()
+    .filter((batch) => batch.calls.length >= 2)
+    .chain((batch) =>
+      fc
+        .array(fc.nat({ max: batch.calls.length - 2 }), { minLength: batch.calls.length, maxLength: batch.calls.length })
+        .map((picks) => ({ ...batch, ids: picks.map(idOf) })),
+    );
+}
+
+/** The first id (in order of first use) that more than one call has, with how many: written apart from the executor's. */
+export function repeatedId(ids: readonly string[]): { id: string; times: number } | undefined {
+  for (const id of ids) {
+    const times = ids.filter((other) => other === id).length;
+    if (times > 1) return { id, times };
+  }
+  return undefined;
+}
+
 export const idOf = (index: number) => `toolu_${String(index).padStart(2, '0')}`;
 export const effectiveConcurrency = (batch: Batch) => batch.maxConcurrency ?? batch.defaultConcurrency;
 export const effectivePolicy = (batch: Batch) => batch.policy ?? batch.defaultPolicy ?? 'halt';
@@ -210,7 +235,7 @@ export async function runBatch(batch: Batch): Promise<BatchRun> {
     const behaviour: Behaviour = call.behaviour.kind === 'barrier' ? { kind: 'barrier', segment } : call.behaviour;
     lab.plans.set(idOf(i), { behaviour, guard: call.guard });
     if (call.textBefore) content.push({ type: 'text', text: `calling ${call.name}` });
-    content.push({ type: 'tool_use', id: idOf(i), name: call.name, input: call.input });
+    content.push({ type: 'tool_use', id: batch.ids?.[i] ?? idOf(i), name: call.name, input: call.input });
   });
 
   const container = labContainer(lab, {
@@ -323,6 +348,9 @@ function expectedAnswer(call: CallSpec): { outcome: CallOutcome; content?: ToolR
 }
 
 const cut = (text: string) => `${text.slice(0, MAX_RESULT_CHARS)}\n[truncated: ${text.length - MAX_RESULT_CHARS} more characters not shown]`;
+
+/** A text as the lab's container answers it: cut at its `maxResultChars`. */
+export const asAnswered = (text: string) => (text.length > MAX_RESULT_CHARS ? cut(text) : text);
 
 function hostileAnswer(name: string, what: Hostile): { outcome: CallOutcome; content?: ToolResultBlockParam['content'] } {
   switch (what) {

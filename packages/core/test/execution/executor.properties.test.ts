@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import {
+  asAnswered,
   batches,
+  duplicateIdBatches,
+  repeatedId,
   effectiveConcurrency,
   effectivePolicy,
   expectedAnswers,
@@ -206,6 +209,31 @@ describe('executor guarantees (property tests)', () => {
         });
         const sent = JSON.stringify(results);
         expect(sent.length).toBeLessThanOrEqual(2 + batch.calls.length * 3_000);
+      }),
+      RUNS,
+    );
+  });
+
+  it('9. a message that repeats a tool_use id is refused whole: nothing runs, every call is answered as not run, ids kept', async () => {
+    await fc.assert(
+      fc.asyncProperty(duplicateIdBatches(), async (batch) => {
+        const ids = batch.ids!;
+        const { id, times } = repeatedId(ids)!;
+        const { lab, results } = await runBatch(batch);
+        expect(lab.traces.size).toBe(0);
+        expect(lab.countEvents('call_start')).toBe(0);
+        // Each call is announced as skipped for its id, in order (a listener that throws included).
+        expect(lab.events.map(({ event }) => (event.type === 'call_skipped' ? `${event.toolUseId} ${event.reason}` : event.type))).toEqual(
+          ids.map((toolUseId) => `${toolUseId} duplicate_id`),
+        );
+        expect(results).toEqual(
+          ids.map((toolUseId) => ({
+            type: 'tool_result',
+            tool_use_id: toolUseId,
+            is_error: true,
+            content: asAnswered(`Not executed: tool_use id "${id}" appears ${times} times in this message; ids must be unique, so no call of it was run.`),
+          })),
+        );
       }),
       RUNS,
     );
