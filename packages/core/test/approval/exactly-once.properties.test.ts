@@ -10,8 +10,11 @@ describe('exactly once across approval, crashes and resumes (property)', () => {
       fc.asyncProperty(scenario, async (s) => checkRun(s, await play(s))),
       { numRuns: 1000 },
     );
-    // Approval runs with eager reads were exercised, or the rule above would hold vacuously.
+    // Approval runs with eager reads were exercised, and approved and denied calls both, or the
+    // rules above would hold vacuously.
     expect(tally.eagerBeforeApproval).toBeGreaterThan(0);
+    expect(tally.approved).toBeGreaterThan(0);
+    expect(tally.denied).toBeGreaterThan(0);
   });
 
   it('leaves a transcript the scripted server accepts when it is sent again', async () => {

@@ -270,8 +270,11 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
   throw new Error('the run did not finish in 20 attempts');
 }
 
-/** Runs where a read started early in a batch that then waited for approval: the case the eager rule changed. */
-export const tally = { eagerBeforeApproval: 0 };
+/**
+ * Runs where a read started early in a batch that then waited for approval (the case the eager
+ * rule changed), and the decisions the runs were given: approvals and denials both.
+ */
+export const tally = { eagerBeforeApproval: 0, approved: 0, denied: 0 };
 
 export function checkRun(s: Scenario, outcome: Outcome): void {
   const { messages, ledger, decided, violations, events, unjournaled } = outcome;
@@ -302,6 +305,7 @@ export function checkRun(s: Scenario, outcome: Outcome): void {
   expect(asked.sort()).toEqual([...specs.keys()].sort());
   for (const id of asked) expect(answers.get(id)).toHaveLength(1);
   expect(answers.size).toBe(asked.length);
+  for (const decision of Object.values(decided)) tally[decision.approve ? 'approved' : 'denied']++;
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
     // An approved call is not answered as denied, and whatever is answered as done really ran.
