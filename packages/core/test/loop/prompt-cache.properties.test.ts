@@ -6,8 +6,11 @@ import { text, toolUse } from '@toolwright/core/testing';
 import { FeatureTools, featureManifest } from './fixtures/feature-tools';
 import { strictRefusals } from '../oracle/strict-messages-api';
 
-// DESIGN.md: prompt caching by default, never more than the API's four breakpoints, none added
-// next to the caller's own (in the system prompt, or the top-level `params.cache_control`).
+// DESIGN.md: prompt caching by default (off with `promptCaching: false`), never more than the
+// API's four breakpoints, none added next to the caller's own (in the system prompt, the top-level
+// `params.cache_control`, a message the caller passes, or a server tool), the tools' breakpoint
+// on the last tool loaded up front (a deferred tool is not part of the prefix), and the moving
+// breakpoint kept where the request before put it, so that request's cache entry is read back.
 // Checked on every request of random runs, in process, and every request is also replayed
 // against the independent strict oracle (test/oracle). In process, so 500 runs are cheap.
 
@@ -38,10 +41,14 @@ test('every request carries at most four breakpoints; the loop adds none next to
       fc.integer({ min: 0, max: 4 }),
       fc.boolean(),
       fc.boolean(),
-      async (turns, ownInSystem, topLevel, stringPrompt) => {
-        // The caller's own breakpoints: some in the system prompt, maybe one top-level; four at most.
-        const systemMarks = topLevel ? Math.min(ownInSystem, 3) : ownInSystem;
-        const own = systemMarks + (topLevel ? 1 : 0);
+      fc.record({ inMessage: fc.boolean(), inServerTool: fc.boolean(), deferredServerTool: fc.boolean(), cachingOff: fc.boolean() }),
+      async (turns, ownInSystem, topLevel, stringPrompt, more) => {
+        // The caller's own breakpoints: some in the system prompt, maybe one top-level, one in the
+        // message it passes, one on a server tool; four at most.
+        const inMessage = more.inMessage && !stringPrompt;
+        const elsewhere = (topLevel ? 1 : 0) + (inMessage ? 1 : 0) + (more.inServerTool ? 1 : 0);
+        const systemMarks = Math.min(ownInSystem, 4 - elsewhere);
+        const own = systemMarks + elsewhere;
         const bodies: Body[] = [];
         let id = 0;
         const replies = turns.map((kinds, t) => {
@@ -65,26 +72,42 @@ test('every request carries at most four breakpoints; the loop adds none next to
         const system: TextBlockParam[] = Array.from({ length: Math.max(systemMarks, 1) }, (_, i) => ({ type: 'text', text: `regra ${i}`, ...(i < systemMarks && { cache_control: { type: 'ephemeral' as const } }) }));
         const tools = new ToolContainer({ manifest: featureManifest, providers: [new FeatureTools()], toolSearch: 'regex' });
         const prompt = stringPrompt ? 'Meus pedidos?' : undefined;
-        const messages: MessageParam[] | undefined = stringPrompt ? undefined : [{ role: 'user', content: [{ type: 'text', text: 'Meus pedidos?' }] }];
+        const messages: MessageParam[] | undefined = stringPrompt
+          ? undefined
+          : [{ role: 'user', content: [{ type: 'text', text: 'Meus pedidos?', ...(inMessage && { cache_control: { type: 'ephemeral' as const } }) }] }];
+        const serverTools = [
+          ...(more.inServerTool ? [{ type: 'web_search_20250305' as const, name: 'web_search' as const, cache_control: { type: 'ephemeral' as const } }] : []),
+          ...(more.deferredServerTool ? [{ type: 'web_fetch_20250910' as const, name: 'web_fetch' as const, defer_loading: true }] : []),
+        ];
 
         const params = topLevel ? { cache_control: { type: 'ephemeral' as const } } : undefined;
-        const run = await runToolLoop({ client, model: MODEL, system, prompt, messages, tools, maxTurns: 10, params });
+        const caching = !more.cachingOff;
+        const run = await runToolLoop({ client, model: MODEL, system, prompt, messages, tools, maxTurns: 10, params, serverTools, ...(!caching && { promptCaching: false }) });
 
+        let previous: { message: number; block: number } | undefined;
         for (const body of bodies) {
           expect(strictRefusals(body)).toEqual([]);
           const count = countMarks(body);
           expect(count).toBeLessThanOrEqual(4);
-          if (own > 0) {
+          if (own > 0 || !caching) {
             expect(count).toBe(own);
             continue;
           }
           expect(count).toBeLessThanOrEqual(3);
-          expect((body.tools ?? []).filter(marked)).toHaveLength(1);
+          // The tools' breakpoint: on the last tool loaded up front, none on a deferred one.
+          const requestTools = (body.tools ?? []) as Array<{ defer_loading?: boolean }>;
+          const upFront = requestTools.filter((t) => t.defer_loading !== true);
+          expect(requestTools.filter(marked)).toEqual([upFront.at(-1)]);
           const last = body.messages.at(-1)!;
-          const cacheable = (last.content as Array<{ type: string; text?: string }>).filter((b) => b.type !== 'thinking' && !(b.type === 'text' && b.text === ''));
+          const blocks = last.content as Array<{ type: string; text?: string }>;
+          const cacheable = blocks.filter((b) => b.type !== 'thinking' && !(b.type === 'text' && b.text === ''));
           if (cacheable.length > 0) expect(marked(cacheable.at(-1))).toBe(true);
+          // The request before wrote its entry at its moving breakpoint: this one marks it again.
+          if (previous) expect(marked((body.messages[previous.message].content as unknown[])[previous.block])).toBe(true);
+          if (cacheable.length > 0) previous = { message: body.messages.length - 1, block: blocks.lastIndexOf(cacheable.at(-1)!) };
         }
-        expect(JSON.stringify(run.messages)).not.toContain('cache_control');
+        // The run's messages stay as written: the caller's own marker, none of the loop's.
+        expect(JSON.stringify(run.messages).split('cache_control').length - 1).toBe(inMessage ? 1 : 0);
         expect(strictRefusals({ messages: run.messages, tools: tools.definitions() })).toEqual([]);
       },
     ),
