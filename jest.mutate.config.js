@@ -6,6 +6,8 @@ const base = require('./jest.config.js');
 // One fixed seed for every mutant, so a mutant's verdict does not depend on the draw (and the
 // incremental report stays valid); the exploring random seed is for the ordinary test runs.
 process.env.FC_SEED ??= '20261201';
+// Properties capped low (jest/fast-check-capped.js): a mutant costs a few seconds, not a minute.
+process.env.FC_MAX_RUNS ??= '25';
 process.env.FC_MODULE_PATH = require.resolve('fast-check');
 
 module.exports = {

@@ -16,7 +16,7 @@ export default {
   tsconfigFile: 'tsconfig.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: 'perTest',
-  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 2),
+  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),
   mutate: module.mutate,
   jest: {
     projectType: 'custom',
@@ -30,7 +30,7 @@ export default {
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${module.name}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   timeoutFactor: 2,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

@@ -10,7 +10,7 @@ export const modules = [
     name: 'schedule',
     mutate: ['packages/core/src/execution/schedule.ts'],
     tests: [
-      ...core('execution/executor.test.ts', 'execution/executor.properties.test.ts', 'execution/schedule.test.ts'),
+      ...core('execution/executor.test.ts', 'execution/executor.properties.test.ts'),
       ...core('loop/stream-tool-loop.test.ts', 'loop/stream-tool-loop.properties.test.ts', 'loop/limits.test.ts'),
     ],
   },
@@ -22,7 +22,7 @@ export const modules = [
   {
     name: 'prompt-cache',
     mutate: ['packages/core/src/loop/prompt-cache.ts'],
-    tests: core('loop/prompt-cache.properties.test.ts', 'loop/claude-features.test.ts', 'loop/prompt-cache.test.ts'),
+    tests: core('loop/prompt-cache.properties.test.ts', 'loop/claude-features.test.ts'),
   },
   {
     name: 'in-memory-run-store',
