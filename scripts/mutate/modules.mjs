@@ -22,7 +22,7 @@ export const modules = [
   {
     name: 'prompt-cache',
     mutate: ['packages/core/src/loop/prompt-cache.ts'],
-    tests: core('loop/prompt-cache.properties.test.ts', 'loop/claude-features.test.ts'),
+    tests: core('loop/prompt-cache.properties.test.ts', 'loop/prompt-cache.test.ts', 'loop/claude-features.test.ts'),
   },
   {
     name: 'in-memory-run-store',

@@ -31,13 +31,17 @@ const block = fc.oneof(
   fc.constant<'text'>('text'),
   fc.constant<'empty'>('empty'),
   fc.constant<'thinking'>('thinking'),
+  fc.constant<'redacted'>('redacted'),
   fc.constant<'call'>('call'),
 );
+
+/** A turn: its blocks, and whether the model pauses (`pause_turn`: the message is sent back as the last one). */
+const turnOf = fc.record({ kinds: fc.array(block, { minLength: 1, maxLength: 5 }), paused: fc.boolean() });
 
 test('every request carries at most four breakpoints; the loop adds none next to the caller\'s, and at most three of its own', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.array(block, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 7 }),
+      fc.array(turnOf, { minLength: 1, maxLength: 7 }),
       fc.integer({ min: 0, max: 4 }),
       fc.boolean(),
       fc.boolean(),
@@ -51,13 +55,17 @@ test('every request carries at most four breakpoints; the loop adds none next to
         const own = systemMarks + elsewhere;
         const bodies: Body[] = [];
         let id = 0;
-        const replies = turns.map((kinds, t) => {
+        const replies = turns.map(({ kinds, paused }, t) => {
           const content: ContentBlock[] = kinds.map((kind) => {
             if (kind === 'call') return toolUse(`toolu_${++id}`, 'buscar_pedido', { numero: 'A-1001' });
             if (kind === 'thinking') return { type: 'thinking', thinking: 'hm', signature: 'sig' } as ContentBlock;
+            if (kind === 'redacted') return { type: 'redacted_thinking', data: 'cifrado' } as ContentBlock;
             return text(kind === 'empty' ? '' : `parte ${t}`);
           });
-          const calls = kinds.includes('call') && t < turns.length - 1;
+          const last = t === turns.length - 1;
+          // A paused message goes back as it came, so it may end in thinking or an empty text.
+          if (paused && !last) return { content: content.filter((b) => b.type !== 'tool_use'), stop_reason: 'pause_turn' };
+          const calls = kinds.includes('call') && !last;
           return { content: calls ? content : content.filter((b) => b.type !== 'tool_use').concat(text('fim')), stop_reason: calls ? 'tool_use' : 'end_turn' };
         });
         const client = {
@@ -100,7 +108,8 @@ test('every request carries at most four breakpoints; the loop adds none next to
           expect(requestTools.filter(marked)).toEqual([upFront.at(-1)]);
           const last = body.messages.at(-1)!;
           const blocks = last.content as Array<{ type: string; text?: string }>;
-          const cacheable = blocks.filter((b) => b.type !== 'thinking' && !(b.type === 'text' && b.text === ''));
+          // The API takes no cache_control on thinking (plain or redacted) nor on an empty text.
+          const cacheable = blocks.filter((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking' && !(b.type === 'text' && b.text === ''));
           if (cacheable.length > 0) expect(marked(cacheable.at(-1))).toBe(true);
           // The request before wrote its entry at its moving breakpoint: this one marks it again.
           if (previous) expect(marked((body.messages[previous.message].content as unknown[])[previous.block])).toBe(true);
