@@ -38,6 +38,9 @@ const block = fc.oneof(
 /** A turn: its blocks, and whether the model pauses (`pause_turn`: the message is sent back as the last one). */
 const turnOf = fc.record({ kinds: fc.array(block, { minLength: 1, maxLength: 5 }), paused: fc.boolean() });
 
+type Turn = typeof turnOf extends fc.Arbitrary<infer T> ? T : never;
+type More = { inMessage: boolean; inServerTool: boolean; deferredServerTool: boolean; cachingOff: boolean };
+
 test('every request carries at most four breakpoints; the loop adds none next to the caller\'s, and at most three of its own', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -46,7 +49,24 @@ test('every request carries at most four breakpoints; the loop adds none next to
       fc.boolean(),
       fc.boolean(),
       fc.record({ inMessage: fc.boolean(), inServerTool: fc.boolean(), deferredServerTool: fc.boolean(), cachingOff: fc.boolean() }),
-      async (turns, ownInSystem, topLevel, stringPrompt, more) => {
+      checkRun,
+    ),
+    { numRuns: 500 },
+  );
+});
+
+// The same check with no breakpoint of the caller's, so every run exercises the loop's own
+// (paused turns, a trailing deferred tool, the moving breakpoint), however few runs are made.
+test('with none of the caller\'s, the loop marks the last tool loaded up front and the conversation where each request reads it back', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(turnOf, { minLength: 1, maxLength: 7 }), fc.boolean(), fc.boolean(), (turns, stringPrompt, deferredServerTool) =>
+      checkRun(turns, 0, false, stringPrompt, { inMessage: false, inServerTool: false, deferredServerTool, cachingOff: false }),
+    ),
+    { numRuns: 300 },
+  );
+});
+
+async function checkRun(turns: Turn[], ownInSystem: number, topLevel: boolean, stringPrompt: boolean, more: More): Promise<void> {
         // The caller's own breakpoints: some in the system prompt, maybe one top-level, one in the
         // message it passes, one on a server tool; four at most.
         const inMessage = more.inMessage && !stringPrompt;
@@ -118,8 +138,4 @@ test('every request carries at most four breakpoints; the loop adds none next to
         // The run's messages stay as written: the caller's own marker, none of the loop's.
         expect(JSON.stringify(run.messages).split('cache_control').length - 1).toBe(inMessage ? 1 : 0);
         expect(strictRefusals({ messages: run.messages, tools: tools.definitions() })).toEqual([]);
-      },
-    ),
-    { numRuns: 500 },
-  );
-});
+}
