@@ -50,6 +50,9 @@ export class StepApprovals<TAuth> {
   denialsBefore(id: string, messages: ModelMessage[]): DeniedCall[] {
     const decisions = messages.at(-1);
     if (decisions?.role !== 'tool') return [];
+    // Most steps have no denial: the conversation is read only when there is one.
+    const denials = decisions.content.flatMap((part) => (part.type === 'tool-approval-response' && !part.approved ? [part] : []));
+    if (denials.length === 0) return [];
     const order: ToolCall[] = [];
     const callOfApproval = new Map<string, string>();
     for (const message of messages) {
@@ -60,8 +63,7 @@ export class StepApprovals<TAuth> {
       }
     }
     const denied = new Map<string, string | undefined>();
-    for (const part of decisions.content) {
-      if (part.type !== 'tool-approval-response' || part.approved) continue;
+    for (const part of denials) {
       const callId = callOfApproval.get(part.approvalId);
       if (callId !== undefined) denied.set(callId, part.reason);
     }

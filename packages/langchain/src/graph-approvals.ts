@@ -55,15 +55,18 @@ export class GraphApprovals<TAuth> {
   ) {}
 
   /**
-   * The decision for `call`, one of `calls` (the step's, in the model's order). Rejects with
+   * The decision for `call`, one of `calls()` (the step's, in the model's order). Rejects with
    * LangGraph's `GraphInterrupt` while a decision is missing: the tool must let it through.
    */
-  async decide(call: ToolCall, calls: readonly ToolCall[], step: object | undefined, run: object | undefined): Promise<CallDecision> {
+  async decide(call: ToolCall, calls: () => readonly ToolCall[], step: object | undefined, run: object | undefined): Promise<CallDecision> {
     if (!step || !run) return (await this.decideStep([call])).get(call.id)!;
     let steps = this.decided.get(run);
     if (!steps) this.decided.set(run, (steps = new WeakMap()));
     let decisions = steps.get(step);
-    if (!decisions) steps.set(step, (decisions = this.decideStep(calls.some((c) => c.id === call.id) ? calls : [...calls, call])));
+    if (!decisions) {
+      const all = calls();
+      steps.set(step, (decisions = this.decideStep(all.some((c) => c.id === call.id) ? all : [...all, call])));
+    }
     return (await decisions).get(call.id) ?? { kind: 'run' };
   }
 

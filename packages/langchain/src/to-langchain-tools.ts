@@ -26,7 +26,7 @@ export function toLangChainTools<TAuth>(container: ToolContainer<TAuth>, options
   const scheduler = new ToolCallScheduler(container, options);
   const approvals = container.asksApproval ? new GraphApprovals(container, options.auth) : undefined;
   const answer: Answer = async (call, step, signal) => {
-    const decision = approvals ? await approvals.decide(call, step?.calls ?? [call], step?.message, step?.run) : { kind: 'run' as const };
+    const decision = approvals ? await approvals.decide(call, step?.calls ?? (() => [call]), step?.message, step?.run) : { kind: 'run' as const };
     if (decision.kind === 'answered') return decision.result;
     const where = { step: step?.message, signal };
     return decision.kind === 'deny' ? scheduler.deny(call, decision.reason, where) : scheduler.run(call, where);
@@ -40,7 +40,8 @@ export function toLangChainTools<TAuth>(container: ToolContainer<TAuth>, options
  */
 interface Step {
   message: object;
-  calls: ToolCall[];
+  /** Read only when approval may be asked: it goes over the whole conversation. */
+  calls(): ToolCall[];
   run: object | undefined;
 }
 
@@ -109,8 +110,10 @@ function stepOf(config: ToolRunnableConfig & { state?: unknown }): Step | undefi
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i] as BaseMessage;
     if (!isAIMessage(message)) continue;
-    const answered = new Set(messages.flatMap((m: BaseMessage) => (ToolMessage.isInstance(m) ? [m.tool_call_id] : [])));
-    const calls = (message.tool_calls ?? []).filter((c) => c.id === undefined || !answered.has(c.id)).map((c) => ({ id: c.id ?? `toolwright_${c.name}`, name: c.name, input: c.args }));
+    const calls = () => {
+      const answered = new Set(messages.flatMap((m: BaseMessage) => (ToolMessage.isInstance(m) ? [m.tool_call_id] : [])));
+      return (message.tool_calls ?? []).filter((c) => c.id === undefined || !answered.has(c.id)).map((c) => ({ id: c.id ?? `toolwright_${c.name}`, name: c.name, input: c.args }));
+    };
     return { message, calls, run: state as object };
   }
   return undefined;
