@@ -67,14 +67,20 @@ export class ToolCallScheduler<TAuth = unknown> {
 
   private enqueue(call: ToolCall, options: ScheduledCallOptions, denial?: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     return new Promise((resolve, reject) => {
-      // A framework starts a step's calls within one tick; they are collected into one batch.
-      if (this.pending.length === 0) setImmediate(() => this.flush());
+      // A framework starts a step's calls within one tick; they are collected into one batch. A
+      // call of another run (another signal) or another step starts a batch of its own: a batch
+      // has one signal, so one run's abort never cancels another's call, nor its failure halts them.
+      if (this.pending.length > 0 && (options.signal !== this.signal || options.step !== this.pending[0].step)) this.flush();
+      if (this.pending.length === 0) {
+        setImmediate(() => this.flush());
+        this.signal = options.signal;
+      }
       this.pending.push({ call, step: options.step, denial, resolve, reject });
-      this.signal ??= options.signal;
     });
   }
 
   private flush(): void {
+    if (this.pending.length === 0) return;
     const batch = this.pending;
     const signal = this.signal;
     this.pending = [];

@@ -103,3 +103,25 @@ test("with onWriteFailure 'continue' a denial is answered and the calls after it
   expect(results.map((r) => r.is_error ?? false)).toEqual([true, false]);
   expect(timeline.started()).toEqual(['c2']);
 });
+
+test("calls of two runs started in the same tick are two batches: one run's failed write does not halt the other's call, nor does its abort cancel it", async () => {
+  const timeline = new Timeline();
+  const scheduler = new ToolCallScheduler(deskContainer(timeline), { auth: ana });
+  const [runA, runB] = [new AbortController(), new AbortController()];
+
+  const halted = await Promise.all([
+    scheduler.run({ id: 'a1', name: 'cancel', input: { numero: 'A-0000' } }, { signal: runA.signal }),
+    scheduler.run({ id: 'b1', name: 'lookup', input: { numero: 'A-0001' } }, { signal: runB.signal }),
+  ]);
+  expect(halted.map((r) => [r.tool_use_id, r.is_error ?? false])).toEqual([['a1', true], ['b1', false]]);
+
+  const aborted = [
+    scheduler.run({ id: 'a2', name: 'lookup', input: { numero: 'A-0001' } }, { signal: runA.signal }),
+    scheduler.run({ id: 'b2', name: 'lookup', input: { numero: 'A-0002' } }, { signal: runB.signal }),
+  ];
+  runA.abort();
+  const [a2, b2] = await Promise.all(aborted);
+  expect(a2.is_error).toBe(true);
+  expect(b2).toMatchObject({ tool_use_id: 'b2', content: JSON.stringify({ numero: 'A-0002', status: 'shipped' }) });
+  expect(b2.is_error).toBeUndefined();
+});
