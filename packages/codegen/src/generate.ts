@@ -8,6 +8,7 @@ import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
 import { importExtensionFor, type ImportExtension } from './project/import-extension';
+import { decoratorsOnlyResolution, narrowProgramHolds, readTexts, scopeFor, type ProgramScope } from './project/program-scope';
 import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
 import { FileDependencies } from './scan/file-dependencies';
 import { findForeignToolDecorators, findTools, type ScannedTool } from './scan/find-tools';
@@ -81,7 +82,8 @@ interface ProjectShape {
  * rest of the result is assembled as a full run would.
  */
 export class Generator {
-  readonly project: Project;
+  /** Replaced once by the full program when the narrow one does not hold (see `ProgramScope`). */
+  project: Project;
   readonly outFile: string;
   readonly checksFile: string;
   readonly config: ProjectConfig;
@@ -92,6 +94,8 @@ export class Generator {
   private shape: ProjectShape | undefined;
   /** Each module as this generator last wrote it, by path. */
   private readonly written = new Map<string, { code: string; stamp: string }>();
+  /** How much of the dependency graph `project` loads; it only ever widens. */
+  private scope: ProgramScope;
 
   /**
    * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
@@ -103,9 +107,35 @@ export class Generator {
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
     this.checksFile = checksFileFor(this.outFile);
     this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
-    // The tsconfig parsed above, not again by ts-morph: the same options and files, read once.
-    this.project = new Project({ compilerOptions: this.config.options, skipFileDependencyResolution: true });
-    for (const file of this.config.fileNames) this.project.addSourceFileAtPathIfExists(file);
+    this.scope = scopeFor(readTexts(this.config.fileNames.filter((f) => !this.isGenerated(f))));
+    this.project = this.createProject(this.config.fileNames);
+  }
+
+  /** The tsconfig parsed above, not again by ts-morph: the same options and files, read once. */
+  private createProject(fileNames: readonly string[]): Project {
+    const project = new Project({
+      compilerOptions: this.config.options,
+      skipFileDependencyResolution: true,
+      ...(this.scope === 'decorators' ? { resolutionHost: decoratorsOnlyResolution } : {}),
+    });
+    for (const file of fileNames) project.addSourceFileAtPathIfExists(file);
+    return project;
+  }
+
+  /**
+   * Loads the full program when the narrow one no longer holds: the project's files import more
+   * of the core, or do not type-check without the files it leaves out. Checked on every run, as
+   * watch mode edits the files.
+   */
+  private settleScope(): void {
+    if (this.scope === 'full') return;
+    const files = this.projectFiles();
+    const generated = (file: ts.SourceFile) => this.isGenerated(path.resolve(file.fileName));
+    if (scopeFor(files.map((f) => f.getFullText())) === 'decorators' && narrowProgramHolds(this.project, files, generated)) return;
+    this.scope = 'full';
+    this.project = this.createProject(this.project.getSourceFiles().map((f) => f.getFilePath()));
+    this.built = new Map();
+    this.shape = undefined;
   }
 
   /** The project's own source files, without declarations and without the generated modules. */
@@ -147,6 +177,7 @@ export class Generator {
   }
 
   run(): GenerateResult {
+    this.settleScope();
     const diagnostics = new Diagnostics();
     const projectFiles = this.projectFiles();
     const files = projectFiles.filter((f) => !f.isDeclarationFile());
