@@ -102,10 +102,13 @@ function isBareImport(literal: ts.StringLiteralLike): boolean {
 
 /**
  * What the narrow program cannot show by itself, checked on it: no file outside the project and
- * the core package (and the generated modules) imports the core (a DTO package built on its types would see them
- * unresolved), and the project's files type-check without errors (a type or global that only
- * the left-out files declare, `Buffer` or `URL` from `@types/node` reached through the SDK, is
- * an error here). A project with type errors gets the full program, and the same answer as before.
+ * the core package (and the generated modules) imports the core (a DTO package built on its
+ * types would see them unresolved), and every name the project's files use resolves. The files
+ * left out reach the project's only through the global scope, so a name that does not resolve
+ * here may be one they declare (`Buffer` or `URL` from `@types/node`, reached through the SDK);
+ * a project with such a name, or with a name that resolves nowhere (a type error), gets the
+ * full program and the same answer as before. Name resolution only, not a type check: the
+ * free names of each file, each asked of the checker once.
  */
 export function narrowProgramHolds(project: Project, projectFiles: readonly SourceFile[], isGenerated: (file: ts.SourceFile) => boolean): boolean {
   const program = project.getProgram().compilerObject;
@@ -114,10 +117,28 @@ export function narrowProgramHolds(project: Project, projectFiles: readonly Sour
     if (own.has(file) || isGenerated(file) || packageNameOf(file.fileName) === TOOLWRIGHT_CORE) continue;
     if ((file as CompilerFile).imports?.some((literal) => literal.text === TOOLWRIGHT_CORE || literal.text.startsWith(`${TOOLWRIGHT_CORE}/`))) return false;
   }
-  if (program.getGlobalDiagnostics().some(isError)) return false;
-  return projectFiles.every((file) => !program.getSemanticDiagnostics(file.compilerNode).some(isError));
+  if (program.getGlobalDiagnostics().some((d) => d.category === ts.DiagnosticCategory.Error)) return false;
+  const checker = program.getTypeChecker();
+  return projectFiles.every((file) => allNamesResolve(file.compilerNode, checker));
 }
 
-function isError(diagnostic: ts.Diagnostic): boolean {
-  return diagnostic.category === ts.DiagnosticCategory.Error;
+/**
+ * Whether every identifier of `file` that names something by itself (not a member after a dot,
+ * not the name a declaration introduces, not a label) resolves to a symbol.
+ */
+function allNamesResolve(file: ts.SourceFile, checker: ts.TypeChecker): boolean {
+  const unresolved = (node: ts.Node): boolean => {
+    // `{ a }` is a property named after a value: the value must resolve.
+    if (ts.isShorthandPropertyAssignment(node)) return checker.getShorthandAssignmentValueSymbol(node) === undefined || (ts.forEachChild(node, unresolved) ?? false);
+    if (ts.isIdentifier(node)) return isFreeName(node) && checker.getSymbolAtLocation(node) === undefined;
+    return ts.forEachChild(node, unresolved) ?? false;
+  };
+  return !ts.forEachChild(file, unresolved);
+}
+
+function isFreeName(node: ts.Identifier): boolean {
+  const parent = node.parent as ts.Node & { name?: ts.Node; label?: ts.Node; propertyName?: ts.Node };
+  if (parent.name === node || parent.label === node || parent.propertyName === node) return false;
+  if (ts.isQualifiedName(parent)) return parent.left === node;
+  return true;
 }
