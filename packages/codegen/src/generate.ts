@@ -96,6 +96,12 @@ export class Generator {
   private readonly written = new Map<string, { code: string; stamp: string }>();
   /** How much of the dependency graph `project` loads; it only ever widens. */
   private scope: ProgramScope;
+  /**
+   * The project files whose names all resolved in the narrow program, kept while the project's
+   * shape is the same: a file's free names resolve to its own declarations, its imports or the
+   * global scope, which only a file added or removed or a global declaration can change.
+   */
+  private resolvedNames: { shape: ProjectShape; files: WeakSet<ts.SourceFile> } | undefined;
 
   /**
    * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
@@ -131,7 +137,10 @@ export class Generator {
     if (this.scope === 'full') return;
     const files = this.projectFiles();
     const generated = (file: ts.SourceFile) => this.isGenerated(path.resolve(file.fileName));
-    if (scopeFor(files.map((f) => f.getFullText())) === 'decorators' && narrowProgramHolds(this.project, files, generated)) return;
+    const shape = shapeOf(files);
+    if (!this.resolvedNames || !isSameShape(this.resolvedNames.shape, shape)) this.resolvedNames = { shape, files: new WeakSet() };
+    if (scopeFor(files.map((f) => f.getFullText())) === 'decorators' && narrowProgramHolds(this.project, files, generated, this.resolvedNames.files)) return;
+    this.resolvedNames = undefined;
     this.scope = 'full';
     this.project = this.createProject(this.project.getSourceFiles().map((f) => f.getFilePath()));
     this.built = new Map();
@@ -275,14 +284,9 @@ export class Generator {
    */
   private reusable(files: readonly SourceFile[]): { unchanged(entry: BuiltFile): boolean; closure(file: string): ReadonlyMap<string, ts.SourceFile> } {
     const byPath = new Map(files.map((f) => [f.getFilePath() as string, f]));
-    const shape: ProjectShape = {
-      files: [...byPath.keys()].join('\n'),
-      globals: new Map(files.filter(FileDependencies.isGlobal).map((f) => [f.getFilePath() as string, f.compilerNode])),
-    };
-    const previous = this.shape;
+    const shape = shapeOf(files);
+    const sameShape = isSameShape(this.shape, shape);
     this.shape = shape;
-    const sameShape = previous !== undefined && previous.files === shape.files && previous.globals.size === shape.globals.size &&
-      [...shape.globals].every(([file, node]) => previous.globals.get(file) === node);
     let dependencies: FileDependencies | undefined;
     return {
       unchanged: (entry) => sameShape && [...entry.reached].every(([file, node]) => byPath.get(file)?.compilerNode === node),
@@ -337,6 +341,18 @@ export class Generator {
   private projectPath(file: string): string {
     return path.relative(path.dirname(this.tsconfig), file).split(path.sep).join('/');
   }
+}
+
+function shapeOf(files: readonly SourceFile[]): ProjectShape {
+  return {
+    files: files.map((f) => f.getFilePath()).join('\n'),
+    globals: new Map(files.filter(FileDependencies.isGlobal).map((f) => [f.getFilePath() as string, f.compilerNode])),
+  };
+}
+
+function isSameShape(previous: ProjectShape | undefined, shape: ProjectShape): boolean {
+  return previous !== undefined && previous.files === shape.files && previous.globals.size === shape.globals.size &&
+    [...shape.globals].every(([file, node]) => previous.globals.get(file) === node);
 }
 
 /** Reads the project, writes the manifest module (unless there are errors) and reports. */

@@ -110,7 +110,13 @@ function isBareImport(literal: ts.StringLiteralLike): boolean {
  * full program and the same answer as before. Name resolution only, not a type check: the
  * free names of each file, each asked of the checker once.
  */
-export function narrowProgramHolds(project: Project, projectFiles: readonly SourceFile[], isGenerated: (file: ts.SourceFile) => boolean): boolean {
+export function narrowProgramHolds(
+  project: Project,
+  projectFiles: readonly SourceFile[],
+  isGenerated: (file: ts.SourceFile) => boolean,
+  /** Files already known to resolve (see `Generator`); the files found to resolve are added. */
+  resolved: WeakSet<ts.SourceFile>,
+): boolean {
   const program = project.getProgram().compilerObject;
   const own = new Set(projectFiles.map((f) => f.compilerNode));
   for (const file of program.getSourceFiles()) {
@@ -119,7 +125,12 @@ export function narrowProgramHolds(project: Project, projectFiles: readonly Sour
   }
   if (program.getGlobalDiagnostics().some((d) => d.category === ts.DiagnosticCategory.Error)) return false;
   const checker = program.getTypeChecker();
-  return projectFiles.every((file) => allNamesResolve(file.compilerNode, checker));
+  for (const { compilerNode: file } of projectFiles) {
+    if (resolved.has(file)) continue;
+    if (!allNamesResolve(file, checker)) return false;
+    resolved.add(file);
+  }
+  return true;
 }
 
 /**
@@ -129,11 +140,19 @@ export function narrowProgramHolds(project: Project, projectFiles: readonly Sour
 function allNamesResolve(file: ts.SourceFile, checker: ts.TypeChecker): boolean {
   const unresolved = (node: ts.Node): boolean => {
     // `{ a }` is a property named after a value: the value must resolve.
-    if (ts.isShorthandPropertyAssignment(node)) return checker.getShorthandAssignmentValueSymbol(node) === undefined || (ts.forEachChild(node, unresolved) ?? false);
-    if (ts.isIdentifier(node)) return isFreeName(node) && checker.getSymbolAtLocation(node) === undefined;
+    if (ts.isShorthandPropertyAssignment(node)) return !resolves(checker.getShorthandAssignmentValueSymbol(node)) || (ts.forEachChild(node, unresolved) ?? false);
+    if (ts.isIdentifier(node)) return isFreeName(node) && !resolves(checker.getSymbolAtLocation(node));
     return ts.forEachChild(node, unresolved) ?? false;
   };
   return !ts.forEachChild(file, unresolved);
+}
+
+/** The checker's own symbols without a declaration: `undefined`, `arguments`, `globalThis`. */
+const INTRINSIC = new Set(['undefined', 'arguments', 'globalThis']);
+
+/** A name that does not resolve has no symbol, or (in a type) the checker's "unknown" symbol, which has no declaration. */
+function resolves(symbol: ts.Symbol | undefined): boolean {
+  return symbol !== undefined && ((symbol.declarations?.length ?? 0) > 0 || INTRINSIC.has(symbol.name));
 }
 
 function isFreeName(node: ts.Identifier): boolean {
