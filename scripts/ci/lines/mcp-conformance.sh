@@ -44,8 +44,18 @@ for version in 2025-06-18 2025-11-25; do
   while read -r _ scenario counts; do
     scenario=${scenario%:}
     bad=$(echo "$counts" | sed -E 's/.* ([0-9]+) failed/\1/')
+    good=$(echo "$counts" | sed -E 's/^([0-9]+) passed.*/\1/')
     if [[ "$NOT_APPLICABLE" == *" $scenario "* ]]; then
       printf '   %-32s not applicable (toolwright does not serve it)\n' "$scenario"
+    elif [ "$good" = "0" ] && [ "$bad" = "0" ]; then
+      # Neither a pass nor a failure, so counted as neither; its warnings are printed below.
+      printf '   %-32s no verdict: %s (warnings only)\n' "$scenario" "$counts"
+      grep -E "WARNING" "$OUT/$version.log" | grep -iE "priming|retry" | sed 's/^/   | /' | head -4
+      if [ "$scenario" = "server-sse-polling" ]; then
+        echo "   | its POST says MCP-Protocol-Version 2025-03-26, and for a pre-2025-11-25 client the SDK sends no"
+        echo "   | empty-data priming event (so nothing to resume from); the same stream for a 2025-11-25 client is"
+        echo "   | primed, closed mid-call and resumed in packages/mcp/test/http-resume.test.ts"
+      fi
     elif [ "$bad" = "0" ]; then
       printf '   %-32s pass\n' "$scenario"
       passed=$((passed + 1))
