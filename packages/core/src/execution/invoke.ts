@@ -246,7 +246,7 @@ class CallRace implements Watched {
     pending.then(
       (value) => this.finish(this.scope.cancellation.aborted ? this.cancelNow() : fromMethod ? returned(value) : (value as Settled)),
       (error: unknown) => {
-        if (this.answered && !this.honoursAbort(error)) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
+        if (this.answered && !this.honoursCancel(error)) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
         this.finish({ kind: 'threw', error });
       },
     );
@@ -262,13 +262,14 @@ class CallRace implements Watched {
   }
 
   /**
-   * Whether `error` is the tool giving up because its signal was aborted (a `fetch` with the
-   * signal rejects with an `AbortError`; `throwIfAborted()` throws the reason): the call is
-   * already answered as cancelled or timed out, and that is no failure to log.
+   * Whether `error` is the tool honouring a cancellation (a `fetch` with the signal rejects with
+   * an `AbortError`; `throwIfAborted()` throws the reason) of a call already answered as
+   * cancelled: no failure to log. After a timeout the warning stays: the tool ran past its limit.
    */
-  private honoursAbort(error: unknown): boolean {
+  private honoursCancel(error: unknown): boolean {
     const abort = this.lazyAbort;
-    return abort !== undefined && abort.aborted && (error === abort.reason || (error as { name?: unknown } | null)?.name === 'AbortError');
+    if (this.answered?.outcome !== 'cancelled' || !abort?.aborted) return false;
+    return error === abort.reason || (error as { name?: unknown } | null)?.name === 'AbortError';
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */
