@@ -46,6 +46,8 @@ async function main(): Promise<void> {
   const mid = (key: keyof Phases) => median(runs.map((r) => r[key]));
   const dependenciesMs = mid('dependenciesMs');
   const ours = mid('manifestMs') + mid('constructMs');
+  const goal = `manifest + container within 1.15× the dependencies import: **${ours / dependenciesMs <= 1.15 ? 'met' : 'not met'}** (${ratio(ours, dependenciesMs)})`;
+  console.log(`startup goal: ${goal.replace(/\*\*/g, '')}`);
 
   writeSection(
     'startup',
@@ -66,7 +68,7 @@ async function main(): Promise<void> {
         ],
       ),
       '',
-      `Goal: manifest + container within 1.15× the dependencies import: **${ratio(ours, dependenciesMs)}**, goal **${ours / dependenciesMs <= 1.15 ? 'met' : 'not met'}**.`,
+      `Goal: ${goal}.`,
       '',
       `Peak RSS of the whole process: ${megabytes(median(peaks))}.`,
     ].join('\n'),

@@ -46,6 +46,8 @@ export interface ExecutionDefaults {
 /** The reason a batch's leftovers see once `execute` has answered; one object, not one per batch. */
 const EXECUTE_RETURNED = new Error('execute returned');
 
+const NO_OPTIONS: ExecuteOptions<never> = Object.freeze({});
+
 const DEFAULTS: ExecutionDefaults = {
   timeoutMs: 30_000,
   maxResultChars: 20_000,
@@ -236,14 +238,54 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
    * anything in `content` or anything a tool, a listener or the logger does; only options that
    * are not valid reject, with a `RangeError`.
    */
-  async execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = {}): Promise<ToolResultBlockParam[]> {
+  execute(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth> = NO_OPTIONS): Promise<ToolResultBlockParam[]> {
+    let calls: ScheduledCall[] | undefined;
+    try {
+      if (options.signal === undefined && options.maxConcurrency === undefined && options.onWriteFailure === undefined && !this.onEvent && !options.onEvent) {
+        calls = this.scheduledCalls(content);
+        if (calls.length === 1) return this.executeOne(calls[0], options.auth);
+      }
+    } catch {
+      // Options that throw when read take the general path, which answers for them.
+    }
+    return this.executeBatch(content, options, calls);
+  }
+
+  /**
+   * A batch of one call, no signal, no listener: what most turns are. As `executeBatch` answers
+   * it, with one promise layer instead of an async frame around the call's own.
+   */
+  private executeOne(call: ScheduledCall, auth: TAuth | undefined): Promise<ToolResultBlockParam[]> {
+    const cancellation = new BatchCancellation();
+    const answered = (result: CallResult): ToolResultBlockParam[] => {
+      // Whatever of this call is still pending (an abandoned guard) must not start once its answer is out.
+      cancellation.cancel(EXECUTE_RETURNED);
+      return [result.result];
+    };
+    try {
+      const only = this.call(call, { auth, cancellation }, undefined);
+      if (!(only instanceof Promise)) return Promise.resolve(answered(only));
+      return only.then(answered, (error: unknown) => this.executeFailed(call, cancellation, error));
+    } catch (error) {
+      return Promise.resolve(this.executeFailed(call, cancellation, error));
+    }
+  }
+
+  private executeFailed(call: ScheduledCall, cancellation: BatchCancellation, error: unknown): ToolResultBlockParam[] {
+    this.logger.error('toolwright: execute failed unexpectedly; answering the calls without a result as internal errors:', error);
+    cancellation.cancel(EXECUTE_RETURNED);
+    return [answer(call, 'internal_error', modelMessages.internal(call.name)).result];
+  }
+
+  /** `read`: the content's calls when the fast path already read them, so a block is read once. */
+  private async executeBatch(content: readonly AssistantContentBlock[], options: ExecuteOptions<TAuth>, read?: ScheduledCall[]): Promise<ToolResultBlockParam[]> {
     const maxConcurrency = options.maxConcurrency ?? this.defaults.maxConcurrency;
     const onWriteFailure = options.onWriteFailure ?? this.defaults.onWriteFailure;
     // The defaults were checked once, by the constructor.
     if (options.maxConcurrency !== undefined || options.onWriteFailure !== undefined) {
       checkExecutionOptions({ maxConcurrency, onWriteFailure }, 'ToolContainer.execute: options');
     }
-    const calls = this.scheduledCalls(content);
+    const calls = read ?? this.scheduledCalls(content);
     const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const duplicate = duplicateId(calls);
     if (duplicate) return this.refuseDuplicateIds(calls, modelMessages.duplicateId(duplicate.id, duplicate.times), emit);

@@ -47,20 +47,26 @@ interface PreparedInput {
   needsValidator: boolean;
 }
 
+/** What class-validator holds for one class. */
+type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
+
 const prepared = new WeakMap<InputContract, PreparedInput>();
 
 function prepare(tool: InputContract): PreparedInput {
   let ready = prepared.get(tool);
   if (!ready) {
     const schema = tool.inputSchema ?? tool.definition.input_schema;
-    whitelistParams(tool.inputClass, tool.parameters);
     const unreached = unreachedInstances(tool.instancePlan);
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(tool.inputClass, '', true, false);
+    const needsValidator = unreached !== undefined || !validatorFindsNothing(metadata, tool.parameters, schema);
+    // Only a class class-validator will judge needs its parameters whitelisted.
+    if (needsValidator) whitelistParams(tool.inputClass, tool.parameters, metadata);
     ready = {
       schema,
       check: tool.inputCheck ?? schemaCheck(schema),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
       ...(unreached && { unreached }),
-      needsValidator: unreached !== undefined || !validatorFindsNothing(tool.inputClass, schema),
+      needsValidator,
     };
     prepared.set(tool, ready);
   }
@@ -117,8 +123,8 @@ function buildInput(input: unknown, tool: InputContract, limits: InputLimits): B
  * is left as it is. An `@Input` DTO is the user's class: a property it leaves undecorated is still
  * refused by the whitelist, as class-validator always did.
  */
-function whitelistParams(inputClass: Class, parameters: readonly ParameterBinding[]): void {
-  const described = new Set(getMetadataStorage().getTargetValidationMetadatas(inputClass, '', true, false).map((m) => m.propertyName));
+function whitelistParams(inputClass: Class, parameters: readonly ParameterBinding[], metadata: readonly ValidationMetadata[]): void {
+  const described = new Set(metadata.map((m) => m.propertyName));
   for (const binding of parameters) {
     if (binding.kind !== 'param' || described.has(binding.property)) continue;
     Allow()(inputClass.prototype, binding.property);
@@ -128,17 +134,18 @@ function whitelistParams(inputClass: Class, parameters: readonly ParameterBindin
 
 /**
  * True when class-validator, with the boundary's options, cannot refuse an instance built from
- * input the schema check passed: the class carries only whitelist metadata (what `whitelistParams`
- * registers for a generated `@Param` class), every property the schema names is allowed, and the
- * schema refuses any other key. Then whitelisting finds no stranger and there is no constraint to
- * fail; the instance keeps exactly the input's keys (`instanceBuilder`). Any other decorator (a
- * constraint, `@ValidateIf`, `@ValidateNested`) keeps class-validator in the path.
+ * input the schema check passed: the class carries only whitelist metadata (`metadata`, plus what
+ * `whitelistParams` would register for a generated `@Param` class), every property the schema
+ * names is allowed, and the schema refuses any other key. Then whitelisting finds no stranger and
+ * there is no constraint to fail; the instance keeps exactly the input's keys (`instanceBuilder`).
+ * Any other decorator (a constraint, `@ValidateIf`, `@ValidateNested`) keeps class-validator in
+ * the path, and the whitelist is then registered.
  */
-function validatorFindsNothing(inputClass: Class, schema: Tool.InputSchema): boolean {
+function validatorFindsNothing(metadata: readonly ValidationMetadata[], parameters: readonly ParameterBinding[], schema: Tool.InputSchema): boolean {
   if (schema.additionalProperties !== false) return false;
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(inputClass, '', true, false);
   if (metadata.some((m) => m.type !== ValidationTypes.WHITELIST)) return false;
   const allowed = new Set(metadata.map((m) => m.propertyName));
+  for (const binding of parameters) if (binding.kind === 'param') allowed.add(binding.property);
   return Object.keys(schema.properties ?? {}).every((key) => allowed.has(key));
 }
 
