@@ -1,3 +1,5 @@
+// The module's own binding: reading the global `performance` costs a lookup on every call.
+import { performance } from 'node:perf_hooks';
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { bindArguments } from '../validation/bind-arguments';
 import { buildInput, prepareInput, type PreparedInput } from '../validation/validate-input';
