@@ -2,8 +2,11 @@
 // elements, from 1k to 100k keys and 1k to 1M elements, with the container's limits raised so
 // that every size reaches validation. Linear means the time per key (or element) stays flat:
 // the ratio between the largest and the smallest size stays near 1×, where a quadratic path
-// would make it grow with the size.
+// would make it grow with the size. Each input is what the model's input is: the result of
+// `JSON.parse`, built before the clock starts; a full GC runs before each sample, so that one
+// size does not pay for the garbage of the last.
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
 import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
 import { BulkTools, bulkManifest } from './fixtures/bulk-input.tools';
@@ -12,7 +15,9 @@ import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib
 
 const KEY_SIZES = isCi ? [100, 1_000] : [1_000, 10_000, 100_000];
 const ELEMENT_SIZES = isCi ? [100, 1_000] : [1_000, 10_000, 100_000, 1_000_000];
-const ROUNDS = isCi ? 1 : 3;
+const ROUNDS = isCi ? 1 : 5;
+/** Each sample runs at least this many units (repeating small inputs), so a small size is not timed at the clock's resolution. */
+const UNITS_PER_SAMPLE = isCi ? 1_000 : 100_000;
 const RAISED = 100_000_000;
 
 const container = new ToolContainer({
@@ -30,7 +35,10 @@ interface Series {
   run?(input: object): unknown;
 }
 
-const RECORD = (n: number) => ({ labels: Object.fromEntries(Array.from({ length: n }, (_, i) => [`label_${i}`, i])) });
+/** As the input arrives from the API: parsed JSON (a parsed object of many keys is in V8's dictionary mode, as the model's is). */
+const parsed = (json: string): object => JSON.parse(json) as object;
+const RECORD = (n: number) => parsed(`{"labels":{${Array.from({ length: n }, (_, i) => `"label_${i}":${i}`).join(',')}}}`);
+const ARRAY = (n: number) => parsed(`{"values":[${Array.from({ length: n }, (_, i) => i).join(',')}]}`);
 const RECORD_LABEL = 'keys of a Record';
 /** The engine's own cost of reading a Record's keys once, which any code that looks at them pays. */
 const KEYS_FLOOR_LABEL = 'floor: Object.keys of the same Record, no framework';
@@ -49,30 +57,40 @@ const series: Series[] = [
     unit: 'key',
     sizes: KEY_SIZES,
     input: RECORD,
-    run: (input) => Object.keys((input as ReturnType<typeof RECORD>).labels).length,
+    run: (input) => Object.keys((input as { labels: object }).labels).length,
   },
-  { label: 'elements of an array', unit: 'element', sizes: ELEMENT_SIZES, input: (n) => ({ values: Array.from({ length: n }, (_, i) => i) }) },
+  { label: 'elements of an array', unit: 'element', sizes: ELEMENT_SIZES, input: ARRAY },
 ];
 
 const call = (input: object): ToolUseBlockParam[] => [{ type: 'tool_use', id: 'toolu_bench', name: 'bulk_count', input }];
 
-async function measure(s: Series, n: number): Promise<number> {
+async function measure(s: Series, n: number, gc: () => void): Promise<number> {
   const input = s.input(n);
+  const repeats = Math.max(1, Math.round(UNITS_PER_SAMPLE / n));
+  let once: () => Promise<unknown>;
   if (s.run) {
     const run = s.run;
-    run(input);
-    const samples: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) samples.push(await timeMs(async () => void run(input)));
-    return median(samples);
+    once = async () => run(input);
+  } else {
+    const blocks = call(input);
+    const [warm] = await container.execute(blocks);
+    if (warm.is_error) throw new Error(`bulk_count refused ${n} ${s.unit}s: ${String(warm.content)}`);
+    once = () => container.execute(blocks);
   }
-  const [warm] = await container.execute(call(input));
-  if (warm.is_error) throw new Error(`bulk_count refused ${n} ${s.unit}s: ${String(warm.content)}`);
+  const sample = async () => {
+    for (let i = 0; i < repeats; i++) await once();
+  };
+  // Warm-up: the optimising compiler has seen this size before the clock starts.
+  await sample();
   const samples: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) samples.push(await timeMs(() => container.execute(call(input))));
+  for (let round = 0; round < ROUNDS; round++) {
+    gc();
+    samples.push((await timeMs(sample)) / repeats);
+  }
   return median(samples);
 }
 
-async function main(): Promise<void> {
+async function main(gc: () => void): Promise<void> {
   const sections: string[] = [];
   const summary: string[][] = [];
   const growth = new Map<string, number>();
@@ -81,7 +99,7 @@ async function main(): Promise<void> {
     const perUnit: number[] = [];
     for (const n of s.sizes) {
       progress(`input-cost: ${n.toLocaleString('en-US')} ${s.unit}s`);
-      const ms = await measure(s, n);
+      const ms = await measure(s, n, gc);
       const ns = (ms * 1e6) / n;
       perUnit.push(ns);
       rows.push([n.toLocaleString('en-US'), fixed(ms, 1), fixed(ns, 0), ratio(ns, perUnit[0])]);
@@ -95,27 +113,46 @@ async function main(): Promise<void> {
       '',
     );
   }
+  const keysGrowth = growth.get(RECORD_LABEL)!;
+  const floorGrowth = growth.get(KEYS_FLOOR_LABEL)!;
+  // The framework's own share: its time per key in units of the engine's, at the largest size against the smallest.
+  const overFloor = keysGrowth / floorGrowth;
+  const goals = [
+    `the keys of a Record linear, per key at the largest size within ${LINEAR_GOAL}× the smallest: ` +
+      `**${keysGrowth <= LINEAR_GOAL ? 'met' : 'not met'}** (${ratio(keysGrowth, 1)}; the engine's own floor, one \`Object.keys\` of the same ` +
+      `parsed Record, grows ${ratio(floorGrowth, 1)} in the same run${floorGrowth > LINEAR_GOAL ? ': V8 keeps a parsed object of many keys as a hash table, and once it outgrows the CPU caches every read of a key is a cache miss, so no code that reads each key once can meet this' : ''})`,
+    `the framework's time per key, measured in the floor's, within ${LINEAR_GOAL}× from the smallest to the largest size (linear in the ` +
+      `engine's own cost): **${overFloor <= LINEAR_GOAL ? 'met' : 'not met'}** (${ratio(overFloor, 1)})`,
+  ];
+  for (const goal of goals) console.log(`input-cost goal: ${goal.replace(/\*\*/g, '')}`);
   writeSection(
     'input-cost',
     [
       '## 6. Cost is linear in input size',
       '',
-      `One \`execute\` of \`bulk_count\` (a read that only counts its input), limits raised, median of ${ROUNDS} rounds after a warm-up. ` +
-        'Time per key or element, and its ratio to the smallest size: near 1× is linear, growing with the size is not.',
+      `One \`execute\` of \`bulk_count\` (a read that only counts its input), limits raised; each input parsed from JSON, as the model's ` +
+        `input arrives, before the clock starts; median of ${ROUNDS} samples after a warm-up, a full GC before each, small sizes repeated ` +
+        `to ${UNITS_PER_SAMPLE.toLocaleString('en-US')} units a sample. Time per key or element, and its ratio to the smallest size: near 1× is linear, growing with the size is not.`,
       '',
       markdownTable(['input', 'per unit, largest ÷ smallest size'], summary),
       '',
-      `Goal: the keys of a Record linear, per key at the largest size within ${LINEAR_GOAL}× the smallest: ` +
-        `**${growth.get(RECORD_LABEL)! <= LINEAR_GOAL ? 'met' : 'not met'}** (${ratio(growth.get(RECORD_LABEL)!, 1)}; ` +
-        `the engine's own floor, one \`Object.keys\` of the same Record, grows ${ratio(growth.get(KEYS_FLOOR_LABEL)!, 1)}: a Record of many ` +
-        'keys is a dictionary-mode object, whose keys V8 returns sorted by insertion, so enumerating them once costs more per key as they grow).',
+      'Goals:',
+      '',
+      ...goals.map((goal) => `- ${goal}.`),
       '',
       ...sections,
     ].join('\n'),
   );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc) {
+  main(gc).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  // A full GC before each sample needs --expose-gc: run again, in a child with it.
+  const { status } = spawnSync(process.execPath, ['--expose-gc', __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(status ?? 1);
+}

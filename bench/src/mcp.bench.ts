@@ -28,7 +28,7 @@ async function roundTrip(client: Client): Promise<number> {
   return ((performance.now() - started) * 1000) / CALLS;
 }
 
-async function stdio(kind: 'toolwright' | 'plain'): Promise<number> {
+async function stdio(kind: 'toolwright' | 'plain' | 'plain-v2'): Promise<number> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(PROBES_DIR, 'mcp-stdio-server.js'), kind], stderr: 'ignore' }));
   try {
@@ -55,15 +55,22 @@ async function main(): Promise<void> {
   for (const [transport, measure] of [['stdio', stdio], ['Streamable HTTP', overHttp]] as const) {
     const ours: number[] = [];
     const plain: number[] = [];
-    // Alternating rounds, so drift in the machine's load hits both alike.
+    const plainV2: number[] = [];
+    // Alternating rounds, so drift in the machine's load hits all alike.
     for (let round = 0; round < ROUNDS; round++) {
       plain.push(await measure('plain'));
+      if (measure === stdio) plainV2.push(await stdio('plain-v2'));
       ours.push(await measure('toolwright'));
-      progress(`${transport} round ${round + 1}/${ROUNDS}: plain ${fixed(plain[round])} µs, toolwright ${fixed(ours[round])} µs`);
+      const v2 = plainV2.length > 0 ? `, plain v2 ${fixed(plainV2[round])} µs` : '';
+      progress(`${transport} round ${round + 1}/${ROUNDS}: plain ${fixed(plain[round])} µs${v2}, toolwright ${fixed(ours[round])} µs`);
     }
-    rows.push([transport, fixed(median(plain)), fixed(median(ours)), ratio(median(ours), median(plain))]);
+    const v2 = plainV2.length > 0 ? [fixed(median(plainV2)), ratio(median(ours), median(plainV2))] : ['—', '—'];
+    rows.push([transport, fixed(median(plain)), fixed(median(ours)), ratio(median(ours), median(plain)), ...v2]);
   }
-  const table = markdownTable(['transport', 'plain McpServer (zod), µs/call', 'toolwright, µs/call', 'toolwright / plain'], rows);
+  const table = markdownTable(
+    ['transport', 'plain McpServer (zod), µs/call', 'toolwright, µs/call', 'toolwright / plain', 'plain v2 McpServer (zod), µs/call', 'toolwright / plain v2'],
+    rows,
+  );
   console.log(table);
   writeSection(
     'mcp',
@@ -72,6 +79,7 @@ async function main(): Promise<void> {
       '',
       `\`buscar_pedido\` called ${CALLS} times in a row after ${WARMUP} warm-up calls, median of ${ROUNDS} rounds; the same v1 SDK client (2025-11-25) against a plain`,
       '`@modelcontextprotocol/sdk` McpServer with a zod schema and against toolwright (`@modelcontextprotocol/server` 2.4.0, with its Host/Origin, body-limit and session checks). Goal: ≤ 1.10×.',
+      'Over stdio also a plain McpServer of `@modelcontextprotocol/server` 2.4.0 (its `serveStdio`), the SDK toolwright serves with: the last column is what toolwright adds to that SDK.',
       '',
       table,
       '',

@@ -1,8 +1,8 @@
 import { jsonSchema, tool, type ModelMessage, type Tool, type ToolSet } from 'ai';
-import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolCallScheduler, type ToolCallSchedulerOptions, type ToolContainer } from '@toolwright/core';
 import { modelOutput, type ContainerOutput } from './model-output';
 import { isOpenAiStrictSchema } from './strict-schema';
+import { StepApprovals } from './step-approvals';
 
 /** What every call of these tools gets: the session's identity (`ctx.auth`) and the batch options. */
 export type AiSdkToolsOptions<TAuth = unknown> = ToolCallSchedulerOptions<TAuth>;
@@ -30,7 +30,8 @@ class ToolCallFailed extends Error {
  *
  * Approval: a call that needs it (after validation and guard) is an AI SDK approval request
  * (`needsApproval`), and so is every later call of its step, which must not run before the
- * decision. Strict: a tool is sent with `strict: true` only when it is strict and OpenAI's strict
+ * decision. Resumed with the decisions, the approved calls run in order and a denied call halts
+ * the later calls of its step as a failed write does, as in `resumeToolLoop`. Strict: a tool is sent with `strict: true` only when it is strict and OpenAI's strict
  * mode takes its schema as it is (no optional properties); otherwise without, and the container
  * still enforces the schema.
  */
@@ -48,7 +49,10 @@ export function toAiSdkTools<TAuth>(container: ToolContainer<TAuth>, options: Ai
       ...(approvals ? { needsApproval: (input: unknown, { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] }) => approvals.needed({ id: toolCallId, name, input }, messages) } : {}),
       execute: async (input, { toolCallId, messages, abortSignal }) => {
         const refused = approvals?.refusal(toolCallId);
-        const result = refused ?? (await scheduler.run({ id: toolCallId, name, input }, { signal: abortSignal, step: messages }));
+        const where = { signal: abortSignal, step: messages };
+        // Resumed with decisions: the denials before this call take their places first, and halt it.
+        if (!refused) for (const denied of approvals?.denialsBefore(toolCallId, messages) ?? []) void scheduler.deny(denied.call, denied.reason, where);
+        const result = refused ?? (await scheduler.run({ id: toolCallId, name, input }, where));
         const content = result.content ?? '';
         if (result.is_error) throw new ToolCallFailed(textOf(content));
         return content;
@@ -62,34 +66,4 @@ export function toAiSdkTools<TAuth>(container: ToolContainer<TAuth>, options: Ai
 /** The error text of a result: the AI SDK's tool errors are text. */
 function textOf(content: ContainerOutput): string {
   return typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
-}
-
-/**
- * Which calls of a step wait for a person. The AI SDK asks tool by tool, in the model's order,
- * with the step's `messages`; once one call of a step needs approval, the later ones wait too.
- */
-class StepApprovals<TAuth> {
-  private readonly waiting = new WeakSet<object>();
-  /** Calls whose approval predicate threw: answered as the container answers them, never run. */
-  private readonly refused = new Map<string, ToolResultBlockParam>();
-
-  constructor(
-    private readonly container: ToolContainer<TAuth>,
-    private readonly auth: TAuth | undefined,
-  ) {}
-
-  async needed(call: { id: string; name: string; input: unknown }, step: object): Promise<boolean> {
-    if (this.waiting.has(step)) return true;
-    const check = await this.container.checkApprovals([{ type: 'tool_use', id: call.id, name: call.name, input: call.input }], { auth: this.auth });
-    if (check.answered.length > 0) this.refused.set(call.id, check.answered[0]);
-    if (check.pending.length === 0) return false;
-    this.waiting.add(step);
-    return true;
-  }
-
-  refusal(id: string): ToolResultBlockParam | undefined {
-    const result = this.refused.get(id);
-    this.refused.delete(id);
-    return result;
-  }
 }

@@ -112,6 +112,36 @@ describe('toAiSdkTools inside generateText', () => {
     expect(timeline.seqOf('read_start', 'c3')).toBeGreaterThan(timeline.seqOf('write_end', 'c2'));
   });
 
+  test('a denied call halts the later calls of its step as a failed write does (as in resumeToolLoop); the approved calls before it run', async () => {
+    const timeline = new Timeline();
+    const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
+    const model = generatingModel(
+      [
+        { id: 'c1', name: 'refund', input: { numero: 'A-0001' } },
+        { id: 'c2', name: 'refund', input: { numero: 'A-0002' } },
+        { id: 'c3', name: 'lookup', input: { numero: 'A-0003' } },
+      ],
+      'Partly refunded.',
+    );
+
+    const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
+    const requests = first.content.filter((p) => p.type === 'tool-approval-request');
+    const decide = { c1: true, c2: false, c3: true } as Record<string, boolean>;
+    const messages: ModelMessage[] = [
+      { role: 'user', content: ask },
+      ...first.response.messages,
+      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: decide[r.toolCall.toolCallId], reason: 'over the limit' })) },
+    ];
+    await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
+
+    expect(timeline.started()).toEqual(['c1']);
+    expect(resultsSent(model, 1)).toEqual([
+      ['c1', 'text', JSON.stringify({ numero: 'A-0001', refunded: true })],
+      ['c3', 'error-text', 'Not executed: an earlier call in this batch (refund, c2) failed.'],
+      ['c2', 'execution-denied', undefined],
+    ]);
+  });
+
   test('with toolCallConcurrency: 1 each call starts on its own, and a failed write still halts the later calls of its step', async () => {
     const timeline = new Timeline();
     const model = generatingModel(
@@ -173,5 +203,38 @@ describe('toAiSdkTools inside streamText', () => {
       ['c1', 'order A-0000 has shipped; it cannot be cancelled'],
       ['c2', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
     ]);
+  });
+});
+
+describe('toAiSdkTools approval inside streamText', () => {
+  test('a denied call halts the later calls of its step; the AI SDK answers the denied call itself', async () => {
+    const timeline = new Timeline();
+    const tools = toAiSdkTools(deskContainer(timeline, 5), { auth: ana });
+    const model = streamingModel(
+      5,
+      [
+        { id: 'c1', name: 'refund', input: { numero: 'A-0001' } },
+        { id: 'c2', name: 'cancel', input: { numero: 'A-0001' } },
+      ],
+      'Not refunded.',
+    );
+
+    const first = streamText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
+    const requests = (await first.content).filter((p) => p.type === 'tool-approval-request');
+    expect(requests.map((r) => r.toolCall.toolCallId)).toEqual(['c1', 'c2']);
+    const messages: ModelMessage[] = [
+      { role: 'user', content: ask },
+      ...(await first.response).messages,
+      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: r.toolCall.toolCallId === 'c2' })) },
+    ];
+    const outcomes: Array<[string, string]> = [];
+    for await (const part of streamText({ model, messages, tools, stopWhen: isStepCount(3) }).fullStream) {
+      if (part.type === 'tool-result') outcomes.push([part.toolCallId, 'result']);
+      if (part.type === 'tool-error') outcomes.push([part.toolCallId, String((part.error as Error).message)]);
+      if (part.type === 'tool-output-denied') outcomes.push([part.toolCallId, 'denied']);
+    }
+
+    expect(timeline.marks).toEqual([]);
+    expect(outcomes).toContainEqual(['c2', 'Not executed: an earlier call in this batch (refund, c1) failed.']);
   });
 });

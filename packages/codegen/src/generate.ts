@@ -8,6 +8,7 @@ import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
 import { importExtensionFor, type ImportExtension } from './project/import-extension';
+import { decoratorsOnlyResolution, narrowProgramHolds, readTexts, scopeFor, type ProgramScope } from './project/program-scope';
 import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
 import { FileDependencies } from './scan/file-dependencies';
 import { findForeignToolDecorators, findTools, type ScannedTool } from './scan/find-tools';
@@ -81,7 +82,8 @@ interface ProjectShape {
  * rest of the result is assembled as a full run would.
  */
 export class Generator {
-  readonly project: Project;
+  /** Replaced once by the full program when the narrow one does not hold (see `ProgramScope`). */
+  project: Project;
   readonly outFile: string;
   readonly checksFile: string;
   readonly config: ProjectConfig;
@@ -92,6 +94,14 @@ export class Generator {
   private shape: ProjectShape | undefined;
   /** Each module as this generator last wrote it, by path. */
   private readonly written = new Map<string, { code: string; stamp: string }>();
+  /** How much of the dependency graph `project` loads; it only ever widens. */
+  private scope: ProgramScope;
+  /**
+   * The project files whose names all resolved in the narrow program, kept while the project's
+   * shape is the same: a file's free names resolve to its own declarations, its imports or the
+   * global scope, which only a file added or removed or a global declaration can change.
+   */
+  private resolvedNames: { shape: ProjectShape; files: WeakSet<ts.SourceFile> } | undefined;
 
   /**
    * Throws `ProjectConfigError` when the tsconfig is missing or does not parse. `reuse`: keep
@@ -103,9 +113,38 @@ export class Generator {
     this.outFile = path.resolve(options.out ?? path.join(path.dirname(this.tsconfig), 'src', 'tools.generated.ts'));
     this.checksFile = checksFileFor(this.outFile);
     this.importExtension = options.importExtension ?? importExtensionFor(this.config.options, this.outFile);
-    // The tsconfig parsed above, not again by ts-morph: the same options and files, read once.
-    this.project = new Project({ compilerOptions: this.config.options, skipFileDependencyResolution: true });
-    for (const file of this.config.fileNames) this.project.addSourceFileAtPathIfExists(file);
+    this.scope = scopeFor(readTexts(this.config.fileNames.filter((f) => !this.isGenerated(f))));
+    this.project = this.createProject(this.config.fileNames);
+  }
+
+  /** The tsconfig parsed above, not again by ts-morph: the same options and files, read once. */
+  private createProject(fileNames: readonly string[]): Project {
+    const project = new Project({
+      compilerOptions: this.config.options,
+      skipFileDependencyResolution: true,
+      ...(this.scope === 'decorators' ? { resolutionHost: decoratorsOnlyResolution } : {}),
+    });
+    for (const file of fileNames) project.addSourceFileAtPathIfExists(file);
+    return project;
+  }
+
+  /**
+   * Loads the full program when the narrow one no longer holds: the project's files import more
+   * of the core, or do not type-check without the files it leaves out. Checked on every run, as
+   * watch mode edits the files.
+   */
+  private settleScope(): void {
+    if (this.scope === 'full') return;
+    const files = this.projectFiles();
+    const generated = (file: ts.SourceFile) => this.isGenerated(path.resolve(file.fileName));
+    const shape = shapeOf(files);
+    if (!this.resolvedNames || !isSameShape(this.resolvedNames.shape, shape)) this.resolvedNames = { shape, files: new WeakSet() };
+    if (scopeFor(files.map((f) => f.getFullText())) === 'decorators' && narrowProgramHolds(this.project, files, generated, this.resolvedNames.files)) return;
+    this.resolvedNames = undefined;
+    this.scope = 'full';
+    this.project = this.createProject(this.project.getSourceFiles().map((f) => f.getFilePath()));
+    this.built = new Map();
+    this.shape = undefined;
   }
 
   /** The project's own source files, without declarations and without the generated modules. */
@@ -147,6 +186,7 @@ export class Generator {
   }
 
   run(): GenerateResult {
+    this.settleScope();
     const diagnostics = new Diagnostics();
     const projectFiles = this.projectFiles();
     const files = projectFiles.filter((f) => !f.isDeclarationFile());
@@ -244,14 +284,9 @@ export class Generator {
    */
   private reusable(files: readonly SourceFile[]): { unchanged(entry: BuiltFile): boolean; closure(file: string): ReadonlyMap<string, ts.SourceFile> } {
     const byPath = new Map(files.map((f) => [f.getFilePath() as string, f]));
-    const shape: ProjectShape = {
-      files: [...byPath.keys()].join('\n'),
-      globals: new Map(files.filter(FileDependencies.isGlobal).map((f) => [f.getFilePath() as string, f.compilerNode])),
-    };
-    const previous = this.shape;
+    const shape = shapeOf(files);
+    const sameShape = isSameShape(this.shape, shape);
     this.shape = shape;
-    const sameShape = previous !== undefined && previous.files === shape.files && previous.globals.size === shape.globals.size &&
-      [...shape.globals].every(([file, node]) => previous.globals.get(file) === node);
     let dependencies: FileDependencies | undefined;
     return {
       unchanged: (entry) => sameShape && [...entry.reached].every(([file, node]) => byPath.get(file)?.compilerNode === node),
@@ -306,6 +341,18 @@ export class Generator {
   private projectPath(file: string): string {
     return path.relative(path.dirname(this.tsconfig), file).split(path.sep).join('/');
   }
+}
+
+function shapeOf(files: readonly SourceFile[]): ProjectShape {
+  return {
+    files: files.map((f) => f.getFilePath()).join('\n'),
+    globals: new Map(files.filter(FileDependencies.isGlobal).map((f) => [f.getFilePath() as string, f.compilerNode])),
+  };
+}
+
+function isSameShape(previous: ProjectShape | undefined, shape: ProjectShape): boolean {
+  return previous !== undefined && previous.files === shape.files && previous.globals.size === shape.globals.size &&
+    [...shape.globals].every(([file, node]) => previous.globals.get(file) === node);
 }
 
 /** Reads the project, writes the manifest module (unless there are errors) and reports. */

@@ -62,8 +62,10 @@ function typeText(node: TypeTree, declarations: string[]): string {
     case 'array':
       return `Array<${typeText(node.inner, declarations)}>`;
     case 'arrayInterface': {
+      // The element first: a nested List declares itself before this one takes the next name.
+      const element = typeText(node.inner, declarations);
       const name = `List${declarations.length}`;
-      declarations.push(`export interface ${name} extends Array<${typeText(node.inner, declarations)}> {}`);
+      declarations.push(`export interface ${name} extends Array<${element}> {}`);
       return name;
     }
     case 'nullable':

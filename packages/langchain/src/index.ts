@@ -1,1 +1,2 @@
 export { toLangChainTools, ContainerTool, type LangChainToolsOptions } from './to-langchain-tools';
+export type { ApprovalAnswer } from './graph-approvals';

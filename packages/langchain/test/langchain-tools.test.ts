@@ -1,4 +1,5 @@
 import { HumanMessage } from '@langchain/core/messages';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { toLangChainTools } from '@toolwright/langchain';
 import { Timeline, deskContainer } from '../../core/test/fixtures/desk-tools';
@@ -63,14 +64,16 @@ describe('toLangChainTools inside a LangGraph ReAct agent (ToolNode)', () => {
     expect(sent[1]).toEqual(['c2', 'error', 'Not allowed: cancel refused this call.']);
   });
 
-  test('approval: LangChain cannot ask, so a call that needs it is refused and never runs', async () => {
+  test("approval without LangGraph's checkpointer: nobody can ask, so the call is refused, says what would ask, and never runs", async () => {
     const timeline = new Timeline();
-    const model = new ScriptedChatModel([calls(['c1', 'refund', { numero: 'A-0001' }]), 'I cannot refund.']);
+    const model = new ScriptedChatModel([calls(['c1', 'refund', { numero: 'A-0001' }], ['c2', 'lookup', { numero: 'A-0001' }]), 'I cannot refund.']);
 
     await agent(model, timeline).invoke(ask());
 
-    expect(timeline.marks).toEqual([]);
-    expect(model.resultsSent(1)).toEqual([['c1', 'error', "Not executed: refund needs a person's approval, which this agent cannot ask for."]]);
+    expect(timeline.started()).toEqual(['c2']);
+    expect(model.resultsSent(1)[0]).toEqual(['c1', 'error', "Not executed: refund needs a person's approval, which only a LangGraph graph with a checkpointer can ask for."]);
+    const refund = toLangChainTools(deskContainer(timeline, 1), { auth: ana }).find((t) => t.name === 'refund')!;
+    expect(await refund.invoke({ numero: 'A-0001' })).toBe("Not executed: refund needs a person's approval, which only a LangGraph graph with a checkpointer can ask for.");
   });
 
   test('streaming: the partial arguments reach the app as tool_call_chunks before the calls run', async () => {
@@ -93,5 +96,86 @@ describe('toLangChainTools inside a LangGraph ReAct agent (ToolNode)', () => {
 
     expect(await lookup.invoke({ numero: 'A-0001' })).toBe(JSON.stringify({ numero: 'A-0001', status: 'shipped' }));
     expect(String(await lookup.invoke({ numero: 'nope' }))).toMatch(/^Invalid input for lookup:\n/);
+  });
+});
+
+describe('approval through LangGraph interrupts (createReactAgent with a MemorySaver)', () => {
+  function graph(model: ScriptedChatModel, timeline: Timeline) {
+    const thread = { configurable: { thread_id: 'desk-1' } };
+    const built = createReactAgent({ llm: model, tools: toLangChainTools(deskContainer(timeline), { auth: ana }), checkpointSaver: new MemorySaver() });
+    const interrupts = async () => (await built.getState(thread)).tasks.flatMap((t) => t.interrupts.map((i) => i.value));
+    const resume = (answer: unknown) => built.invoke(new Command({ resume: answer }), thread);
+    return { start: () => built.invoke(ask(), thread), resume, interrupts };
+  }
+
+  test("a call that needs approval interrupts with its name and input; nothing of the step runs before the answer; approved, the step runs in the model's order", async () => {
+    const timeline = new Timeline();
+    const model = new ScriptedChatModel([calls(['c1', 'lookup', { numero: 'A-0001' }], ['c2', 'refund', { numero: 'A-0001' }], ['c3', 'lookup', { numero: 'A-0002' }]), 'Refunded.']);
+    const run = graph(model, timeline);
+
+    await run.start();
+
+    expect(await run.interrupts()).toEqual([{ toolUseId: 'c2', toolName: 'refund', input: { numero: 'A-0001' }, effect: 'write' }]);
+    expect(timeline.marks).toEqual([]);
+
+    const state = await run.resume({ approve: true });
+
+    expect(state.messages.at(-1)!.content).toBe('Refunded.');
+    expect(timeline.started()).toEqual(['c1', 'c2', 'c3']);
+    expect(timeline.seqOf('write_start', 'c2')).toBeGreaterThan(timeline.seqOf('read_end', 'c1'));
+    expect(timeline.seqOf('read_start', 'c3')).toBeGreaterThan(timeline.seqOf('write_end', 'c2'));
+    expect(model.resultsSent(1)).toEqual([
+      ['c1', 'success', JSON.stringify({ numero: 'A-0001', status: 'shipped' })],
+      ['c2', 'success', JSON.stringify({ numero: 'A-0001', refunded: true })],
+      ['c3', 'success', JSON.stringify({ numero: 'A-0002', status: 'shipped' })],
+    ]);
+  });
+
+  test('denied, the call is answered "Denied by the user" with the reason, as in runToolLoop, and halts the later calls of its step; the calls before it run', async () => {
+    const timeline = new Timeline();
+    const model = new ScriptedChatModel([calls(['c1', 'lookup', { numero: 'A-0001' }], ['c2', 'refund', { numero: 'A-0001' }], ['c3', 'cancel', { numero: 'A-0001' }]), 'Not refunded.']);
+    const run = graph(model, timeline);
+
+    await run.start();
+    await run.resume({ approve: false, reason: 'over the limit' });
+
+    expect(timeline.started()).toEqual(['c1']);
+    expect(model.resultsSent(1)).toEqual([
+      ['c1', 'success', JSON.stringify({ numero: 'A-0001', status: 'shipped' })],
+      ['c2', 'error', 'Denied by the user: over the limit'],
+      ['c3', 'error', 'Not executed: an earlier call in this batch (refund, c2) failed.'],
+    ]);
+  });
+
+  test('two calls that need approval: one interrupt each, in order, and nothing runs until both are answered; a failed write before them still halts them', async () => {
+    const timeline = new Timeline();
+    const model = new ScriptedChatModel([calls(['c1', 'cancel', { numero: 'A-0000' }], ['c2', 'refund', { numero: 'A-0001' }], ['c3', 'refund', { numero: 'A-0002' }]), 'Sorry.']);
+    const run = graph(model, timeline);
+
+    await run.start();
+    expect((await run.interrupts()).map((v) => (v as { toolUseId: string }).toolUseId)).toEqual(['c2']);
+    await run.resume({ approve: true });
+    expect((await run.interrupts()).map((v) => (v as { toolUseId: string }).toolUseId)).toEqual(['c3']);
+    expect(timeline.marks).toEqual([]);
+    await run.resume({ approve: true });
+
+    expect(timeline.started()).toEqual(['c1']);
+    expect(model.resultsSent(1)).toEqual([
+      ['c1', 'error', 'order A-0000 has shipped; it cannot be cancelled'],
+      ['c2', 'error', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+      ['c3', 'error', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+    ]);
+  });
+
+  test('resumed with something that is not an answer, the call does not run', async () => {
+    const timeline = new Timeline();
+    const model = new ScriptedChatModel([calls(['c1', 'refund', { numero: 'A-0001' }]), 'Not refunded.']);
+    const run = graph(model, timeline);
+
+    await run.start();
+    await run.resume('yes');
+
+    expect(timeline.marks).toEqual([]);
+    expect(model.resultsSent(1)).toEqual([['c1', 'error', 'Not executed: the approval answer for refund was not { approve: true } or { approve: false }.']]);
   });
 });

@@ -31,7 +31,12 @@ export class McpApproval {
   /** For `ServerOptions.requestState.verify`. */
   readonly verify = (state: string, ctx: ServerContext) => this.codec.verify(state, ctx);
 
-  constructor(private readonly tools: ToolContainer<any>) {}
+  /** Whether any call could need a person (the container's policy or a tool's `approval`): without that, no call is checked. */
+  readonly mayAsk: boolean;
+
+  constructor(private readonly tools: ToolContainer<any>) {
+    this.mayAsk = tools.asksApproval;
+  }
 
   async decide(server: Server, ctx: ServerContext, call: ToolCall, auth: unknown): Promise<ApprovalVerdict> {
     const check = await this.tools.checkApprovals([{ type: 'tool_use', id: call.id, name: call.name, input: call.input }], { auth });

@@ -16,12 +16,17 @@ export function toMcpResult(answer: CallResult, hasOutputSchema: boolean): CallT
   return hasOutputSchema ? { content, isError: true } : { content };
 }
 
+/**
+ * The text of an object result is its JSON, cut or not; a cut one ends with the truncation
+ * marker, never with `}`, so it is not parsed (nor stringified a second time to find out).
+ */
 function structuredContentOf(answer: CallResult): Record<string, unknown> | undefined {
   const { value } = answer;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const text = answer.result.content;
-  if (typeof text !== 'string' || text !== JSON.stringify(value)) return undefined;
-  return JSON.parse(text) as Record<string, unknown>;
+  if (typeof text !== 'string' || !text.endsWith('}')) return undefined;
+  const parsed: unknown = JSON.parse(text);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
 }
 
 function toMcpContent(content: CallResult['result']['content']): ContentBlock[] {

@@ -28,6 +28,12 @@ export interface McpServerOptions<TAuth = unknown> {
   onEvent?: (event: ToolEvent) => void;
 }
 
+/** How one session serves, as its transport allows. */
+export interface SessionOptions {
+  /** Over Streamable HTTP with an event store: a call still running after this long has its SSE stream closed (the client reconnects for the rest). */
+  closeCallStreamsAfterMs?: number;
+}
+
 /** What a call's order is kept by: its session (2025-11-25, stdio), or its principal (2026-07-28). */
 type CallOrder = { admit<T>(ctx: ServerContext, isWrite: boolean, work: () => Promise<T>): Promise<T> };
 
@@ -39,7 +45,8 @@ type CallOrder = { admit<T>(ctx: ServerContext, isWrite: boolean, work: () => Pr
  */
 export class McpToolServer<TAuth = unknown> {
   private readonly sessions = new Set<Server>();
-  private readonly running = new WeakMap<Server, number>();
+  /** Per session, its calls admitted and not yet answered. */
+  private readonly running = new WeakMap<Server, { calls: number }>();
   private readonly listing: McpTool[];
   private readonly byName: Map<string, ToolDescription>;
   private readonly approval: McpApproval;
@@ -69,7 +76,7 @@ export class McpToolServer<TAuth = unknown> {
   readonly factory: McpServerFactory = () => this.createSession();
 
   /** A new SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
-  createSession(): Server {
+  createSession(options: SessionOptions = {}): Server {
     const server = new Server(
       { name: this.options.name, version: this.options.version },
       {
@@ -79,6 +86,9 @@ export class McpToolServer<TAuth = unknown> {
       },
     );
     const session = new ArrivalOrder(this.maxConcurrency);
+    const running = { calls: 0 };
+    this.running.set(server, running);
+    const finished = () => void running.calls--;
     const order: CallOrder = {
       admit: (ctx, isWrite, work) => (isLegacyEra(ctx) ? session.admit(isWrite, work) : this.principals.admit(principalOf(ctx.http?.authInfo), isWrite, work)),
     };
@@ -88,10 +98,15 @@ export class McpToolServer<TAuth = unknown> {
       const tool = this.byName.get(name);
       const call = { id: callId(ctx), name, input };
       // An unknown tool may write, as on the Claude path: nobody knows its effect.
-      this.running.set(server, this.callsRunning(server) + 1);
+      running.calls++;
       const done = order.admit(ctx, tool?.effect !== 'read', () => this.call(server, ctx, call, tool, _meta));
-      const finished = () => void this.running.set(server, this.callsRunning(server) - 1);
       done.then(finished, finished);
+      const close = ctx.http?.closeSSE;
+      if (options.closeCallStreamsAfterMs !== undefined && close) {
+        const timer = setTimeout(close, options.closeCallStreamsAfterMs).unref();
+        const answered = () => clearTimeout(timer);
+        done.then(answered, answered);
+      }
       return done;
     });
     this.sessions.add(server);
@@ -108,7 +123,7 @@ export class McpToolServer<TAuth = unknown> {
 
   /** Calls of `server` admitted and not yet answered: a session is not idle while one runs. */
   callsRunning(server: Server): number {
-    return this.running.get(server) ?? 0;
+    return this.running.get(server)?.calls ?? 0;
   }
 
   /** Closes every open session. */
@@ -125,8 +140,10 @@ export class McpToolServer<TAuth = unknown> {
       (this.options.logger ?? consoleLogger).error(`toolwright mcp: the auth mapper failed for ${call.name}:`, error);
       return errorResult(`Not allowed: ${call.name} could not authenticate this call.`);
     }
-    const verdict = await this.approval.decide(server, ctx, call, auth);
-    if (!verdict.run) return verdict.result;
+    if (this.approval.mayAsk) {
+      const verdict = await this.approval.decide(server, ctx, call, auth);
+      if (!verdict.run) return verdict.result;
+    }
     const client = clientOf(server, ctx, meta?.progressToken);
     const answer = await this.tools.executeCall(call, { auth, signal: ctx.mcpReq.signal, onEvent: this.options.onEvent, client, traceContext: traceContextOf(meta) });
     return server.projectCallToolResult(toMcpResult(answer, tool?.outputSchema !== undefined), tool?.outputSchema);

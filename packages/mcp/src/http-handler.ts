@@ -21,7 +21,7 @@ import {
 import { consoleLogger, type ToolLogger } from '@toolwright/core';
 import type { McpToolServer } from './create-mcp-server';
 import { principalOf } from './principal';
-import { LegacySessions } from './http/legacy-sessions';
+import { LegacySessions, type Resumability } from './http/legacy-sessions';
 import { readBody } from './http/read-body';
 import { rpcError, sendResponse, toWebRequest } from './http/web-exchange';
 
@@ -66,6 +66,17 @@ export interface McpHttpOptions {
    * subject. A server whose middleware authenticates (and sets one shared `req.auth`) passes its own.
    */
   principal?: (authInfo: AuthInfo | undefined, req: IncomingMessage) => string;
+  /**
+   * Resumable streams for 2025-11-25 sessions (SEP-1699). On by default: every SSE stream starts
+   * with a priming event (an id, empty data, `retry: retryMs`), and each session keeps its newest
+   * events (at most `maxEvents`, default 100, and `maxBytes` of JSON, default 1 MiB; one larger
+   * event is kept alone) so a client whose stream dropped reconnects with `Last-Event-ID` and gets
+   * what it missed. The events go with their session; on another principal's request the session
+   * is 404 as always. With `closeCallStreamsAfterMs`, a call still running after that long has its
+   * stream closed, freeing the connection: the client comes back after `retry` ms for the answer.
+   * `false`: no store and no priming events.
+   */
+  resumability?: false | { maxEvents?: number; maxBytes?: number; retryMs?: number; closeCallStreamsAfterMs?: number };
   /** Where refused tokens and broken connections are reported; stderr by default. */
   logger?: ToolLogger;
 }
@@ -78,6 +89,16 @@ export interface McpHttpHandler {
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+function resumabilityOf(option: McpHttpOptions['resumability']): Resumability | undefined {
+  if (option === false) return undefined;
+  const resumability = { maxEvents: 100, maxBytes: 1024 * 1024, retryMs: 1000, ...option };
+  for (const key of ['maxEvents', 'maxBytes', 'retryMs', 'closeCallStreamsAfterMs'] as const) {
+    const value = resumability[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw new RangeError(`mcpHttpHandler: resumability.${key} must be a positive integer, got ${value}.`);
+  }
+  return resumability;
+}
 
 /**
  * Streamable HTTP for `server`, both revisions on one endpoint: mount it on every method of one
@@ -96,7 +117,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const onerror = (error: unknown) => logger.warn('toolwright mcp: the MCP SDK reported:', error instanceof Error ? error.message : error);
   const modern = createMcpHandler(server.factory, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
   const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
-  const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000);
+  const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability));
 
   const serve = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
     const host = validateHostHeader(req.headers.host, allowedHosts);

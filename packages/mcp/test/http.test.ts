@@ -1,13 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { httpClient, listen, textOf, until, verifier } from './support/clients';
+import { RecordingLogger, httpClient, listen, textOf, until, verifier } from './support/clients';
 
 const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
 
 describe('Streamable HTTP on loopback, stateful sessions', () => {
   const log = new ProbeLog();
-  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', auth });
+  const toolLog = new RecordingLogger();
+  const server = createMcpServer(probeContainer(log, toolLog), { name: 'probe', version: '1.0.0', auth });
   let http: Awaited<ReturnType<typeof listen>>;
   let ana: Client;
   let anonymous: Client;
@@ -84,7 +85,8 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
     await until(() => log.cancelled.length === 1);
     expect(log.cancelled).toEqual(log.started);
     await expect(ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
-    // A cancellation the tool honoured is no failure: no stack in the server's log.
+    // A cancellation the tool honoured (rejecting with an AbortError, as fetch does) is no failure: nothing in the container's or the handler's log.
+    expect(toolLog.lines).toEqual([]);
     expect(http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
   });
 

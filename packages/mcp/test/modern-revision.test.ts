@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { listen, textOf, until } from './support/clients';
+import { RecordingLogger, listen, textOf, until } from './support/clients';
 
 // The promises of the MCP guide on 2026-07-28, the stateless revision, through the official v2
 // client: what http.test.ts shows on 2025-11-25 sessions, here per request, with the write order
@@ -19,7 +19,8 @@ async function modernClient(url: URL, token?: string): Promise<Client> {
 
 describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
   const log = new ProbeLog();
-  const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', auth });
+  const toolLog = new RecordingLogger();
+  const server = createMcpServer(probeContainer(log, toolLog), { name: 'probe', version: '1.0.0', auth });
   let http: Awaited<ReturnType<typeof listen>>;
   let ana: Client;
   let anonymous: Client;
@@ -75,6 +76,8 @@ describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
     await expect(pending).rejects.toThrow();
     await until(() => log.cancelled.length === before + 1);
     await expect(ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
+    // The tool honoured it with an AbortError, as fetch does: no failure in the container's or the handler's log.
+    expect(toolLog.lines).toEqual([]);
     expect(http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
   });
 

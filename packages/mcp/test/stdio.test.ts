@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { toolManifest } from '../../examples/src/tools.generated';
-import { textOf } from './support/clients';
+import { textOf, until } from './support/clients';
 
 // The entry point a desktop client launches, built by `pnpm build` (which `pnpm test` runs first).
 const MAIN = path.resolve(__dirname, '../../examples/dist/mcp/main.js');
@@ -83,5 +84,49 @@ describe('stdio: the examples MCP server as a child process', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+/** The entry point on raw pipes: what a broken or hostile client may write. */
+function spawnRaw(latencyMs = 0) {
+  const child = spawn(process.execPath, [MAIN], { env: { ...getDefaultEnvironment(), TOOLWRIGHT_LATENCY_MS: String(latencyMs) }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const messages: any[] = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      messages.push(JSON.parse(buffered.slice(0, end)));
+      buffered = buffered.slice(end + 1);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const send = (line: string) => child.stdin.write(`${line}\n`);
+  send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+  send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return { child, messages, exited, send };
+}
+
+describe('stdio: raw pipes', () => {
+  it('survives garbage, NUL bytes and a 1 MB line, and answers the next request (every stdout line is JSON-RPC)', async () => {
+    const raw = spawnRaw();
+    try {
+      raw.send('this is not json');
+      raw.send('{"jsonrpc":"2.0","id":\u0000}');
+      raw.send(`{"jsonrpc":"2.0","method":"${'x'.repeat(1024 * 1024)}"}`);
+      raw.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      await until(() => raw.messages.some((m) => m.id === 1));
+      expect(raw.messages.find((m) => m.id === 1).result.tools.length).toBeGreaterThan(0);
+      expect(raw.messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    } finally {
+      raw.child.kill();
+    }
+  });
+
+  it('exits when stdin ends, even with a call in flight', async () => {
+    const raw = spawnRaw(400);
+    await until(() => raw.messages.some((m) => m.id === 0));
+    raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'buscar_pedido', arguments: { numero: 'A-1001' } } }));
+    raw.child.stdin.end();
+    await expect(raw.exited).resolves.toBe(0);
   });
 });

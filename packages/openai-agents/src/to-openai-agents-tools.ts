@@ -1,6 +1,7 @@
-import { UserError, tool, type FunctionTool } from '@openai/agents';
+import { UserError, tool, type FunctionTool, type RunContext } from '@openai/agents';
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolCallScheduler, type ToolCallSchedulerOptions, type ToolContainer } from '@toolwright/core';
+import { TurnSteps } from './turn-steps';
 
 /** What every call of these tools gets: the session's identity (`ctx.auth`) and the batch options. */
 export type OpenAiAgentsToolsOptions<TAuth = unknown> = ToolCallSchedulerOptions<TAuth>;
@@ -16,7 +17,9 @@ class ToolCallFailed extends Error {
  * The container's tools as OpenAI Agents SDK function tools, built with `tool({ parameters })`
  * from the manifest's JSON Schema. The SDK parses the arguments (and, in strict mode, turns the
  * nulls it asked for back into absent fields); the container validates them, with its messages.
- * The calls of one turn (the SDK starts them together) go through one `ToolCallScheduler`.
+ * The calls of one turn go through one `ToolCallScheduler`, as one step (see `TurnSteps`): a
+ * failed write halts the turn's later calls also when `maxFunctionToolConcurrency` makes the
+ * runner start them a few at a time.
  *
  * Strict mode (the SDK's default, which OpenAI's structured outputs need): the SDK makes every
  * optional property required and nullable and maps `null` back to absent before the call; a
@@ -26,6 +29,7 @@ class ToolCallFailed extends Error {
  */
 export function toOpenAiAgentsTools<TAuth>(container: ToolContainer<TAuth>, options: OpenAiAgentsToolsOptions<TAuth> = {}): FunctionTool[] {
   const scheduler = new ToolCallScheduler(container, options);
+  const turns = new TurnSteps();
   const asks = container.asksApproval;
   return container.definitions().map((definition) => {
     const name = definition.name;
@@ -44,9 +48,9 @@ export function toOpenAiAgentsTools<TAuth>(container: ToolContainer<TAuth>, opti
               },
             }
           : {}),
-        execute: async (input: unknown, _context: unknown, details?: { toolCall?: { callId: string }; signal?: AbortSignal }) => {
+        execute: async (input: unknown, context: RunContext<unknown> | undefined, details?: { toolCall?: { callId: string }; signal?: AbortSignal }) => {
           const id = details?.toolCall?.callId ?? `toolwright_${name}`;
-          const result = await scheduler.run({ id, name, input }, { signal: details?.signal });
+          const result = await scheduler.run({ id, name, input }, { signal: details?.signal, step: turns.of(context) });
           const content = result.content ?? '';
           if (result.is_error) throw new ToolCallFailed(textOf(content));
           return textOf(content);

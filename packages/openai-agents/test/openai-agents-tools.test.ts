@@ -1,4 +1,4 @@
-import { Agent, run, setTracingDisabled } from '@openai/agents';
+import { Agent, Runner, run, setTracingDisabled } from '@openai/agents';
 import { ToolContainer, defineToolManifest } from '@toolwright/core';
 import { toOpenAiAgentsTools } from '@toolwright/openai-agents';
 import { DeskTools, Timeline, deskContainer, deskManifest, silentLogger } from '../../core/test/fixtures/desk-tools';
@@ -63,6 +63,37 @@ describe('toOpenAiAgentsTools inside the Agents runner', () => {
     expect(sent).toEqual(await containerAnswers(turn, bruno));
     expect(sent[0][1]).toMatch(/\[truncated: \d+ more characters not shown\]$/);
     expect(sent[1]).toEqual(['c2', 'Not allowed: cancel refused this call.']);
+  });
+
+  test('maxFunctionToolConcurrency: 1 (each call its own batch): a failed write halts the later calls of its turn, and the next turn runs', async () => {
+    const timeline = new Timeline();
+    const model = new ScriptedModel([
+      calls(['c1', 'cancel', { numero: 'A-0000' }], ['c2', 'lookup', { numero: 'A-0001' }], ['c3', 'cancel', { numero: 'A-0001' }]),
+      calls(['c4', 'lookup', { numero: 'A-0001' }]),
+      'Sorry.',
+    ]);
+    const runner = new Runner({ toolExecution: { maxFunctionToolConcurrency: 1 } });
+
+    await runner.run(agentWith(model, deskContainer(timeline)), ask);
+
+    expect(timeline.started()).toEqual(['c1', 'c4']);
+    expect(model.resultsSent(1)).toEqual([
+      ['c1', 'order A-0000 has shipped; it cannot be cancelled'],
+      ['c2', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+      ['c3', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+    ]);
+    expect(model.resultsSent(2).at(-1)).toEqual(['c4', JSON.stringify({ numero: 'A-0001', status: 'shipped' })]);
+  });
+
+  test('a model that reports no requests in its usage names no turn: the halt holds within each batch of the runner only', async () => {
+    const turn = calls(['c1', 'cancel', { numero: 'A-0000' }], ['c2', 'lookup', { numero: 'A-0001' }]);
+    const together = new Timeline();
+    await run(agentWith(new ScriptedModel([turn, 'Sorry.'], { reportsUsage: false }), deskContainer(together)), ask);
+    const oneByOne = new Timeline();
+    await new Runner({ toolExecution: { maxFunctionToolConcurrency: 1 } }).run(agentWith(new ScriptedModel([turn, 'Sorry.'], { reportsUsage: false }), deskContainer(oneByOne)), ask);
+
+    expect(together.started()).toEqual(['c1']);
+    expect(oneByOne.started()).toEqual(['c1', 'c2']);
   });
 
   test('approval: the run stops with an interruption, nothing runs until state.approve(), then the call runs', async () => {

@@ -20,11 +20,17 @@ export class ScriptedModel implements Model {
   readonly requests: ModelRequest[] = [];
   private at = 0;
 
-  constructor(private readonly turns: Turn[]) {}
+  /** `reportsUsage: false` is a model whose responses count no request (`new Usage()`). */
+  constructor(
+    private readonly turns: Turn[],
+    private readonly options: { reportsUsage?: boolean } = {},
+  ) {}
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.requests.push(request);
-    return { usage: new Usage(), output: output(this.next()), responseId: `resp_${this.at}` };
+    // As the SDK's OpenAI models do: one request per response.
+    const usage = this.options.reportsUsage === false ? new Usage() : new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 });
+    return { usage, output: output(this.next()), responseId: `resp_${this.at}` };
   }
 
   /** The arguments of each call stream as two raw `function_call_arguments` deltas, then the response. */

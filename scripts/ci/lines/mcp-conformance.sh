@@ -44,8 +44,12 @@ for version in 2025-06-18 2025-11-25; do
   while read -r _ scenario counts; do
     scenario=${scenario%:}
     bad=$(echo "$counts" | sed -E 's/.* ([0-9]+) failed/\1/')
+    good=$(echo "$counts" | sed -E 's/^([0-9]+) passed.*/\1/')
     if [[ "$NOT_APPLICABLE" == *" $scenario "* ]]; then
       printf '   %-32s not applicable (toolwright does not serve it)\n' "$scenario"
+    elif [ "$good" = "0" ] && [ "$bad" = "0" ]; then
+      # Neither a pass nor a failure, so counted as neither; its warnings are printed below.
+      printf '   %-32s no verdict: %s (warnings only)\n' "$scenario" "$counts"
     elif [ "$bad" = "0" ]; then
       printf '   %-32s pass\n' "$scenario"
       passed=$((passed + 1))
@@ -58,6 +62,28 @@ for version in 2025-06-18 2025-11-25; do
       failed=$((failed + 1))
     fi
   done <<<"$summary"
+  if [ "$version" = 2025-11-25 ]; then
+    # Pending in the suite, so not in its default run: run by name. Its verdict line is "Passed: P/T, F failed, W warnings".
+    PATH="$BIN:$PATH" timeout 300 conformance server --url "http://127.0.0.1:$PORT/mcp" --spec-version "$version" --scenario server-sse-polling >"$OUT/sse-polling.log" 2>&1
+    verdict=$(grep -E '^Passed: ' "$OUT/sse-polling.log" | head -1)
+    good=$(echo "$verdict" | sed -E 's/^Passed: ([0-9]+)\/.*/\1/')
+    bad=$(echo "$verdict" | sed -E 's/.*, ([0-9]+) failed.*/\1/')
+    if [ -z "$verdict" ] || [ "$bad" != "0" ]; then
+      printf '   %-32s FAIL (%s; pending in the suite, run by name)\n' server-sse-polling "${verdict:-no verdict printed}"
+      grep -E 'FAILURE|Error' "$OUT/sse-polling.log" | sed 's/^/   | /' | head -10
+      failed=$((failed + 1))
+    elif [ "$good" != "0" ]; then
+      printf '   %-32s pass (%s; pending in the suite, run by name)\n' server-sse-polling "$verdict"
+      passed=$((passed + 1))
+    else
+      # Neither a pass nor a failure: printed, counted as neither.
+      printf '   %-32s no verdict (%s; pending in the suite, run by name)\n' server-sse-polling "$verdict"
+      grep -E 'WARNING' "$OUT/sse-polling.log" | sed -E 's/\x1b\[[0-9;]*m//g; s/^/   | /' | head -4
+      echo "   | its POST says MCP-Protocol-Version 2025-03-26, and for a client of that version the SDK sends no"
+      echo "   | empty-data priming event and offers no stream to close, so there is nothing to resume; for a"
+      echo "   | 2025-11-25 client the stream is primed, closed mid-call and resumed: packages/mcp/test/http-resume.test.ts"
+    fi
+  fi
   # Why a scenario failed: the suite's own words.
   grep -E 'FAILURE|Error|Timeout|timed out' "$OUT/$version.log" | sed 's/^/   | /' | head -40
 done

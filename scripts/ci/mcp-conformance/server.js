@@ -67,6 +67,11 @@ class ConformanceTools {
     };
     return completed(await ctx.elicit({ message: 'Pick your options', schema: { type: 'object', properties } }));
   }
+  // SEP-1699: still running when its stream is closed (closeCallStreamsAfterMs below), so the answer comes on the client's reconnection.
+  async testReconnection() {
+    await sleep(400);
+    return 'Reconnection test completed';
+  }
 }
 
 const completed = (answer) => `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
@@ -83,6 +88,7 @@ const entries = [
   ['testErrorHandling', 'test_error_handling'],
   ['testElicitationSep1034Defaults', 'test_elicitation_sep1034_defaults', [{ kind: 'ctx' }]],
   ['testElicitationSep1330Enums', 'test_elicitation_sep1330_enums', [{ kind: 'ctx' }]],
+  ['testReconnection', 'test_reconnection'],
   ['testElicitation', 'test_elicitation', [{ kind: 'param', property: 'message' }, { kind: 'ctx' }], { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false }],
 ];
 class EmptyInput {}
@@ -103,7 +109,7 @@ const manifest = defineToolManifest(
 );
 
 const tools = new ToolContainer({ manifest, providers: [new ConformanceTools()] });
-const handler = mcpHttpHandler(createMcpServer(tools, { name: 'toolwright-conformance', version: '1.0.0' }));
+const handler = mcpHttpHandler(createMcpServer(tools, { name: 'toolwright-conformance', version: '1.0.0' }), { resumability: { retryMs: 200, closeCallStreamsAfterMs: 100 } });
 const server = http.createServer((req, res) => void handler(req, res));
 server.listen(Number(process.argv[2] ?? 3999), '127.0.0.1', () => console.error(`conformance fixture on http://127.0.0.1:${server.address().port}/mcp`));
 process.on('SIGTERM', () => { void handler.close(); server.closeAllConnections(); server.close(); });

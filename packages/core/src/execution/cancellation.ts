@@ -61,6 +61,11 @@ export class LazyAbort {
     return this.abortedWith !== undefined;
   }
 
+  /** What it was aborted with; `undefined` until then. */
+  get reason(): unknown {
+    return this.abortedWith?.reason;
+  }
+
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();

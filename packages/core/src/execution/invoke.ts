@@ -246,7 +246,7 @@ class CallRace implements Watched {
     pending.then(
       (value) => this.finish(this.scope.cancellation.aborted ? this.cancelNow() : fromMethod ? returned(value) : (value as Settled)),
       (error: unknown) => {
-        if (this.answered) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
+        if (this.answered && !this.honoursCancel(error)) this.env.logger.warn(`toolwright: ${this.tool.name} (${echo(this.call.id)}) failed after it was abandoned:`, error);
         this.finish({ kind: 'threw', error });
       },
     );
@@ -259,6 +259,17 @@ class CallRace implements Watched {
   signal(): AbortSignal {
     this.follow();
     return (this.lazyAbort ??= new LazyAbort()).signal;
+  }
+
+  /**
+   * Whether `error` is the tool honouring a cancellation (a `fetch` with the signal rejects with
+   * an `AbortError`; `throwIfAborted()` throws the reason) of a call already answered as
+   * cancelled: no failure to log. After a timeout the warning stays: the tool ran past its limit.
+   */
+  private honoursCancel(error: unknown): boolean {
+    const abort = this.lazyAbort;
+    if (this.answered?.outcome !== 'cancelled' || !abort?.aborted) return false;
+    return error === abort.reason || (error as { name?: unknown } | null)?.name === 'AbortError';
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */

@@ -27,6 +27,8 @@ export const modelMessages = {
   notAllowed: (tool: string) => `Not allowed: ${tool} refused this call.`,
   internal: (tool: unknown) => `Internal error in ${echo(tool)}. It was logged; do not retry with the same input.`,
   notExecuted: (name: unknown, id: unknown) => `Not executed: an earlier call in this batch (${echo(name)}, ${echo(id)}) failed.`,
+  /** A person's reason is theirs, not the model's: it is not echoed. */
+  denied: (reason: string | undefined) => (reason ? `Denied by the user: ${reason}` : 'Denied by the user.'),
   timedOut: (ms: number, isWrite: boolean) =>
     `Timed out after ${ms} ms.` + (isWrite ? ' This write may or may not have taken effect; check before retrying.' : ''),
   cancelled: (wasRunning: boolean, isWrite: boolean) =>

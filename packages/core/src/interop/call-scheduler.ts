@@ -21,6 +21,8 @@ export interface ScheduledCallOptions {
 interface Pending {
   call: ToolCall;
   step?: object;
+  /** A person's denial: the call's answer, given in its place without running it. */
+  denial?: ToolResultBlockParam;
   resolve(result: ToolResultBlockParam): void;
   reject(error: unknown): void;
 }
@@ -51,20 +53,39 @@ export class ToolCallScheduler<TAuth = unknown> {
 
   /** The call's `tool_result`, once it has run in its turn. Never rejects for anything a model or a tool does. */
   run(call: ToolCall, options: ScheduledCallOptions = {}): Promise<ToolResultBlockParam> {
+    return this.enqueue(call, options);
+  }
+
+  /**
+   * Answers a call a person denied, in its place in the order, without running it: the model
+   * reads "Denied by the user" (with the reason), and the denial counts as a failed write, so
+   * the calls after it in its batch and its step halt, as in `resumeToolLoop`.
+   */
+  deny(call: ToolCall, reason?: string, options: ScheduledCallOptions = {}): Promise<ToolResultBlockParam> {
+    return this.enqueue(call, options, { type: 'tool_result', tool_use_id: call.id, content: modelMessages.denied(reason), is_error: true });
+  }
+
+  private enqueue(call: ToolCall, options: ScheduledCallOptions, denial?: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     return new Promise((resolve, reject) => {
-      // A framework starts a step's calls within one tick; they are collected into one batch.
-      if (this.pending.length === 0) setImmediate(() => this.flush());
-      this.pending.push({ call, step: options.step, resolve, reject });
-      this.signal ??= options.signal;
+      // A framework starts a step's calls within one tick; they are collected into one batch. A
+      // call of another run (another signal) or another step starts a batch of its own: a batch
+      // has one signal, so one run's abort never cancels another's call, nor its failure halts them.
+      if (this.pending.length > 0 && (options.signal !== this.signal || options.step !== this.pending[0].step)) this.flush();
+      if (this.pending.length === 0) {
+        setImmediate(() => this.flush());
+        this.signal = options.signal;
+      }
+      this.pending.push({ call, step: options.step, denial, resolve, reject });
     });
   }
 
   private flush(): void {
+    if (this.pending.length === 0) return;
     const batch = this.pending;
     const signal = this.signal;
     this.pending = [];
     this.signal = undefined;
-    const hasWrite = batch.some((p) => this.container.effectOf(p.call.name) !== 'read');
+    const hasWrite = batch.some((p) => p.denial || this.container.effectOf(p.call.name) !== 'read');
     const after = hasWrite ? this.everything : this.writes;
     const done = after
       .then(() => this.execute(batch, signal))
@@ -74,22 +95,50 @@ export class ToolCallScheduler<TAuth = unknown> {
     if (hasWrite) this.writes = this.everything;
   }
 
+  /** The batch in order, cut at each denial: the calls before a denial run, those after it halt. */
   private async execute(batch: readonly Pending[], signal: AbortSignal | undefined): Promise<ToolResultBlockParam[]> {
     const halts = (this.options.onWriteFailure ?? this.container.scheduling.onWriteFailure) === 'halt';
-    const runs = batch.filter((p) => !(halts && p.step && this.halted.has(p.step)));
-    const results = await this.container.execute(
-      runs.map((p) => ({ type: 'tool_use' as const, id: p.call.id, name: p.call.name, input: p.call.input })),
-      { ...this.options, signal },
-    );
+    const results: ToolResultBlockParam[] = [];
+    /** The first write of this batch that failed or was denied: what halts the calls after it. */
+    let failed: ToolCall | undefined;
+    for (let start = 0; start < batch.length; ) {
+      let end = start + 1;
+      if (!batch[start].denial) while (end < batch.length && !batch[end].denial) end++;
+      const segment = batch.slice(start, end);
+      start = end;
+      const answers = segment[0].denial ? [{ result: segment[0].denial, halted: false }] : await this.executeSegment(segment, halts ? failed : undefined, halts, signal);
+      segment.forEach((p, i) => {
+        const { result, halted } = answers[i];
+        results.push(result);
+        if (!halts || halted || !result.is_error || (!p.denial && this.container.effectOf(p.call.name) === 'read')) return;
+        failed ??= p.call;
+        if (p.step && !this.halted.has(p.step)) this.halted.set(p.step, p.call);
+      });
+    }
+    return results;
+  }
+
+  /** Calls with no denial among them, as one `execute`; those an earlier failure of their batch or step halts do not run. */
+  private async executeSegment(
+    segment: readonly Pending[],
+    failed: ToolCall | undefined,
+    halts: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<Array<{ result: ToolResultBlockParam; halted: boolean }>> {
+    const causes = segment.map((p) => failed ?? (halts && p.step ? this.halted.get(p.step) : undefined));
+    const runs = segment.filter((_, i) => !causes[i]);
+    const results =
+      runs.length === 0
+        ? []
+        : await this.container.execute(
+            runs.map((p) => ({ type: 'tool_use' as const, id: p.call.id, name: p.call.name, input: p.call.input })),
+            { ...this.options, signal },
+          );
     const byCall = new Map(runs.map((p, i) => [p, results[i]]));
-    return batch.map((p) => {
-      const result = byCall.get(p);
-      if (!result) {
-        const cause = this.halted.get(p.step!)!;
-        return { type: 'tool_result', tool_use_id: p.call.id, content: modelMessages.notExecuted(cause.name, cause.id), is_error: true };
-      }
-      if (halts && p.step && result.is_error && !this.halted.has(p.step) && this.container.effectOf(p.call.name) !== 'read') this.halted.set(p.step, p.call);
-      return result;
+    return segment.map((p, i) => {
+      const cause = causes[i];
+      if (!cause) return { result: byCall.get(p)!, halted: false };
+      return { result: { type: 'tool_result', tool_use_id: p.call.id, content: modelMessages.notExecuted(cause.name, cause.id), is_error: true }, halted: true };
     });
   }
 }

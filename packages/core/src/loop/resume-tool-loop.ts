@@ -5,6 +5,7 @@ import { verifyRunState } from '../approval/run-state-signature';
 import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
+import { modelMessages } from '../execution/messages';
 import { DurableRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
@@ -26,11 +27,6 @@ export type ResumeToolLoopOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>
     /** A state that travelled outside the server (`signedState`); refused unless it verifies with `secret`. */
     | { state: SignedRunState; runId?: never }
   );
-
-/** What a person denied reads, as the model sees it. */
-function deniedMessage(reason: string | undefined): string {
-  return reason ? `Denied by the user: ${reason}` : 'Denied by the user.';
-}
 
 /**
  * Continues a run that paused (`approval_required`) or stopped halfway (its process crashed):
@@ -75,7 +71,7 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
     for (const result of journaled.values()) presets.push({ result, failed: false });
     for (const { call, decision } of decided) {
       if (decision.approve || journaled.has(call.toolUseId)) continue;
-      const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: deniedMessage(decision.reason), is_error: true };
+      const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: modelMessages.denied(decision.reason), is_error: true };
       presets.push({ result: await run.journal(denial), failed: true });
     }
     return { run, presets, settings };

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { McpToolServer } from '../create-mcp-server';
+import { SessionEventStore, type EventStoreLimits } from './session-event-store';
+
+/** Resumable streams (SEP-1699): what each session keeps, and how clients are told to come back. */
+export interface Resumability extends EventStoreLimits {
+  /** The `retry` (ms) of every stream's priming event: how long a client waits before reconnecting. */
+  retryMs: number;
+  /** A call still running after this long has its stream closed; the client reconnects and gets the rest. */
+  closeCallStreamsAfterMs?: number;
+}
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -23,13 +32,17 @@ export class LegacySessions {
   constructor(
     private readonly tools: McpToolServer<any>,
     private readonly idleTimeoutMs: number,
+    private readonly resumability: Resumability | undefined,
   ) {}
 
   /** A new session for an `initialize` request. */
   async open(request: Request, principal: string, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
-    const server = this.tools.createSession();
+    const resumable = this.resumability;
+    const server = this.tools.createSession({ closeCallStreamsAfterMs: resumable?.closeCallStreamsAfterMs });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // The store lives and dies with this transport, so with this session.
+      ...(resumable && { eventStore: new SessionEventStore(resumable), retryInterval: resumable.retryMs }),
       onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, principal, exchanges: 0 }),
       onsessionclosed: (id) => this.forget(id),
     });
