@@ -8,14 +8,15 @@ import { consoleLogger, type ToolClient, type ToolLogger } from './context';
 import { bindManifest, checkManifestShape } from './manifest/check-manifest';
 import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
-import { invokeEnv, invokeTool, type CallScope, type InvokeEnv } from './execution/invoke';
+import { invokeEnv, invokeTool, type CallScope } from './execution/invoke';
+import { ToolPlan } from './execution/tool-plan';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
 import { answer, type CallResult, type RegisteredTool, type SkipReason, type ToolCall, type ToolEvent, type TraceCarrier } from './execution/call.types';
 import { capText, type ResultLimits } from './execution/result';
 import { safeLogger } from './execution/safe-logger';
-import { duplicateId, readToolCalls } from './execution/tool-calls';
+import { duplicateId, readLoneCall, readToolCalls } from './execution/tool-calls';
 import { echo } from './execution/echo';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from './validation/plain-input';
 import { runnableTools, type RunnableToolsOptions } from './interop/runnable-tools';
@@ -131,8 +132,8 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly defaults: ExecutionDefaults;
   private readonly limits: InputLimits;
-  /** Per tool, computed once: `execute` is on the hot path of every turn. */
-  private readonly invokeEnvs = new Map<RegisteredTool, InvokeEnv>();
+  /** Per tool name, compiled once: `execute` is on the hot path of every turn. */
+  private readonly plans = new Map<string, ToolPlan>();
   private readonly logger: ToolLogger;
   private readonly onEvent?: (event: ToolEvent) => void;
   private readonly approvalPolicy: ApprovalPolicy;
@@ -175,13 +176,13 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
         maxMediaBlocks: this.defaults.maxMediaBlocks,
         maxMediaChars: this.defaults.maxMediaChars,
       };
-      this.invokeEnvs.set(tool, invokeEnv(tool, {
+      this.plans.set(tool.name, new ToolPlan(tool, invokeEnv(tool, {
         logger: this.logger,
         timeoutMs: tool.options.timeoutMs ?? this.defaults.timeoutMs,
         limits: this.limits,
         result,
         maxMessageChars: this.defaults.maxResultChars,
-      }));
+      })));
     }
   }
 
@@ -242,6 +243,8 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
     let calls: ScheduledCall[] | undefined;
     try {
       if (options.signal === undefined && options.maxConcurrency === undefined && options.onWriteFailure === undefined && !this.onEvent && !options.onEvent) {
+        const lone = readLoneCall(content, this.mayWrite);
+        if (lone) return this.executeAlone(lone) ?? this.executeOne(lone, options.auth);
         calls = this.scheduledCalls(content);
         if (calls.length === 1) return this.executeOne(calls[0], options.auth);
       }
@@ -249,6 +252,12 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
       // Options that throw when read take the general path, which answers for them.
     }
     return this.executeBatch(content, options, calls);
+  }
+
+  /** A lone call of a tool compiled for it (see `ToolPlan`), when no span could be made around it. */
+  private executeAlone(call: ScheduledCall): Promise<ToolResultBlockParam[]> | undefined {
+    if (typeof call.id !== 'string' || typeof call.name !== 'string' || this.traced.live()) return undefined;
+    return this.plans.get(call.name)?.executeAlone(call);
   }
 
   /**
@@ -415,7 +424,7 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
   private answerCall(call: ScheduledCall, tool: RegisteredTool | undefined, scope: CallScope): CallResult | Promise<CallResult> {
     if (typeof call.id !== 'string') return answer(call, 'invalid_input', modelMessages.invalidId(call.id));
     if (!tool) return answer(call, 'unknown_tool', capText(modelMessages.unknownTool(call.name, this.names), this.defaults.maxResultChars));
-    return invokeTool(tool, call, this.invokeEnvs.get(tool)!, call.client ? { ...scope, client: call.client } : scope);
+    return invokeTool(tool, call, this.plans.get(tool.name)!.env, call.client ? { ...scope, client: call.client } : scope);
   }
 
   private skip(call: ScheduledCall, reason: 'halted' | 'cancelled', cause: ToolCall | undefined, emit?: (e: ToolEvent) => void): CallResult {

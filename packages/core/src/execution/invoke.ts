@@ -34,7 +34,7 @@ export interface CallScope {
   client?: ToolClient;
 }
 
-type Settled =
+export type Settled =
   | { kind: 'returned'; value: unknown }
   | { kind: 'refused' }
   | { kind: 'threw'; error: unknown }
@@ -94,7 +94,7 @@ function runBounded(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, scope:
  * What the model reads. Everything the tool handed over is inspected here, where a value whose
  * inspection throws (a Proxy, a throwing getter) becomes this call's internal error.
  */
-function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled: Settled): CallResult {
+export function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, settled: Settled): CallResult {
   try {
     switch (settled.kind) {
       case 'refused':
@@ -305,7 +305,7 @@ class CallRace implements Watched {
   }
 }
 
-function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown, step: 'validation' | 'method' | 'result'): CallResult {
+export function internalError(tool: RegisteredTool, call: ToolCall, logger: ToolLogger, error: unknown, step: 'validation' | 'method' | 'result'): CallResult {
   const where = step === 'result' ? ' (its result could not be sent)' : step === 'validation' ? ' during validation' : '';
   logger.error(`toolwright: tool ${tool.name} (${echo(call.id)}) failed${where}:`, error);
   return answer(call, 'internal_error', modelMessages.internal(tool.name));

@@ -110,6 +110,9 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
   return undefined;
 }
 
+/** `String(n).length` of any number is at most 25 (`-0.0000012345678901234567`); a margin on top. */
+const MAX_NUMBER_CHARS = 32;
+
 /** What `checkFlatInput` returns for an input it leaves to the general walk. */
 const NESTED = Symbol('nested');
 
@@ -121,19 +124,22 @@ const NESTED = Symbol('nested');
 function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): string | undefined | typeof NESTED {
   const own = Object.keys(input);
   if (own.length > limits.maxKeys) return NESTED;
+  // An upper bound of the walk's byte count, with no encoding: a UTF-16 unit is at most 3 bytes
+  // of UTF-8 and a number at most 32 characters. Within the limit, so is the exact count; past
+  // it, the walk counts exactly.
   let bytes = 2 + Math.max(own.length - 1, 0);
   for (let i = 0; i < own.length; i++) {
     const key = own[i];
     const value = input[key];
     if (key === FORBIDDEN_KEY || key.length > limits.maxStringLength) return NESTED;
-    bytes += Buffer.byteLength(key) + 3;
+    bytes += 3 * key.length + 3;
     switch (typeof value) {
       case 'string':
         if (value.length > limits.maxStringLength) return NESTED;
-        bytes += Buffer.byteLength(value) + 2;
+        bytes += 3 * value.length + 2;
         break;
       case 'number':
-        bytes += String(value).length;
+        bytes += MAX_NUMBER_CHARS;
         break;
       case 'boolean':
         bytes += value ? 4 : 5;

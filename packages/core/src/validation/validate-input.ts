@@ -34,10 +34,10 @@ export interface InputContract {
 export type InputCheck = { ok: true; value: object } | { ok: false; message: string };
 
 /** What `buildInput` hands on: the instance, and whether class-validator must still judge it. */
-type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: false; message: string };
+export type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: false; message: string };
 
 /** What a tool's input goes through, made on its first call. */
-interface PreparedInput {
+export interface PreparedInput {
   schema: Tool.InputSchema;
   check: CompiledInputCheck;
   build: BuildInstance;
@@ -99,11 +99,19 @@ function nestedErrors(held: HeldInstance, errors: ValidationError[]): Validation
   return wrapped;
 }
 
+/**
+ * What the tool's input goes through, made once: when its `needsValidator` is false, `buildInput`
+ * with it is the tool's whole boundary (class-validator could refuse nothing the check passed).
+ */
+export function prepareInput(tool: InputContract): PreparedInput {
+  return prepare(tool);
+}
+
 /** The synchronous steps: limits, schema check, instance. */
-function buildInput(input: unknown, tool: InputContract, limits: InputLimits): BuiltInput {
+export function buildInput(input: unknown, tool: InputContract, limits: InputLimits, ready: PreparedInput = prepare(tool)): BuiltInput {
   const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
-  const { schema, check, build, needsValidator } = prepare(tool);
+  const { schema, check, build, needsValidator } = ready;
   if (!check(input)) {
     return { ok: false, message: modelMessages.invalidInput(tool.name, describeSchemaErrors(check.errors ?? [], schema, input)) };
   }
