@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Allow, MinLength, validate } from 'class-validator';
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { validateInput, type InputContract } from '../../src/validation/validate-input';
-import { DEFAULT_INPUT_LIMITS } from '../../src/validation/plain-input';
+import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../src/validation/plain-input';
 import { schemaCheck } from '../../src/validation/schema-check';
 import { instanceBuilder } from '../../src/validation/build-instance';
 
@@ -57,6 +57,8 @@ const INPUT_DTO: InputContract['parameters'] = [{ kind: 'input' }];
 
 /** The pipeline with class-validator always in it: what the verdict must be. */
 async function fullVerdict(input: unknown, tool: InputContract): Promise<boolean> {
+  // The pipeline's first step too: the limits refuse a `__proto__` key the schema may let through.
+  if (checkPlainInput(input, DEFAULT_INPUT_LIMITS) !== undefined) return false;
   if (!schemaCheck(tool.definition.input_schema)(input)) return false;
   const instance = instanceBuilder(tool.inputClass, tool.instancePlan)(input as object);
   return (await validate(instance, VALIDATOR_OPTIONS)).length === 0;
