@@ -43,6 +43,30 @@ export class StepApprovals<TAuth> {
   }
 
   /**
+   * A write before call `id` in its step that failed in the request before the step paused for
+   * approval (its tool result in `messages` is an error), read only when the step is resumed
+   * with decisions: what halts `id`, as the failed write would have had the step not paused.
+   */
+  failedWriteBefore(id: string, messages: ModelMessage[]): ToolCall | undefined {
+    const decisions = messages.at(-1);
+    if (decisions?.role !== 'tool' || !decisions.content.some((part) => part.type === 'tool-approval-response')) return undefined;
+    const at = messages.findIndex((m) => m.role === 'assistant' && typeof m.content !== 'string' && m.content.some((p) => p.type === 'tool-call' && p.toolCallId === id));
+    if (at < 0) return undefined;
+    const failed = new Set<string>();
+    for (const message of messages.slice(at + 1)) {
+      if (message.role !== 'tool') continue;
+      for (const part of message.content) if (part.type === 'tool-result' && (part.output.type === 'error-text' || part.output.type === 'error-json')) failed.add(part.toolCallId);
+    }
+    const step = messages[at].content as Exclude<ModelMessage['content'], string>;
+    for (const part of step) {
+      if (part.type !== 'tool-call') continue;
+      if (part.toolCallId === id) return undefined;
+      if (failed.has(part.toolCallId) && this.container.effectOf(part.toolName) !== 'read') return { id: part.toolCallId, name: part.toolName, input: part.input };
+    }
+    return undefined;
+  }
+
+  /**
    * The denied calls that come before call `id` in the model's order, decided in the tool
    * message that ends `messages`, and not yet handed to the scheduler for this step: each is
    * a failed write in its place, so `id` and what follows it halt.

@@ -50,8 +50,12 @@ export function toAiSdkTools<TAuth>(container: ToolContainer<TAuth>, options: Ai
       execute: async (input, { toolCallId, messages, abortSignal }) => {
         const refused = approvals?.refusal(toolCallId);
         const where = { signal: abortSignal, step: messages };
-        // Resumed with decisions: the denials before this call take their places first, and halt it.
-        if (!refused) for (const denied of approvals?.denialsBefore(toolCallId, messages) ?? []) void scheduler.deny(denied.call, denied.reason, where);
+        // Resumed with decisions: a write that failed before the pause, and the denials before this call, halt it.
+        if (!refused && approvals) {
+          const failed = approvals.failedWriteBefore(toolCallId, messages);
+          if (failed) scheduler.failedEarlier(failed, messages);
+          for (const denied of approvals.denialsBefore(toolCallId, messages)) void scheduler.deny(denied.call, denied.reason, where);
+        }
         const result = refused ?? (await scheduler.run({ id: toolCallId, name, input }, where));
         const content = result.content ?? '';
         if (result.is_error) throw new ToolCallFailed(textOf(content));

@@ -142,6 +142,38 @@ describe('toAiSdkTools inside generateText', () => {
     ]);
   });
 
+  test('a write that failed before the step paused for approval still halts the approved calls after it, on resume', async () => {
+    const timeline = new Timeline();
+    const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
+    const model = generatingModel(
+      [
+        { id: 'c1', name: 'cancel', input: { numero: 'A-0000' } },
+        { id: 'c2', name: 'refund', input: { numero: 'A-0001' } },
+        { id: 'c3', name: 'lookup', input: { numero: 'A-0002' } },
+      ],
+      'Nothing refunded.',
+    );
+
+    const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
+    const requests = first.content.filter((p) => p.type === 'tool-approval-request');
+    expect(requests.map((r) => r.toolCall.toolCallId)).toEqual(['c2', 'c3']);
+    expect(timeline.started()).toEqual(['c1']);
+
+    const messages: ModelMessage[] = [
+      { role: 'user', content: ask },
+      ...first.response.messages,
+      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: true })) },
+    ];
+    await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
+
+    expect(timeline.started()).toEqual(['c1']);
+    expect(resultsSent(model, 1)).toEqual([
+      ['c1', 'error-text', 'order A-0000 has shipped; it cannot be cancelled'],
+      ['c2', 'error-text', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+      ['c3', 'error-text', 'Not executed: an earlier call in this batch (cancel, c1) failed.'],
+    ]);
+  });
+
   test('with toolCallConcurrency: 1 each call starts on its own, and a failed write still halts the later calls of its step', async () => {
     const timeline = new Timeline();
     const model = generatingModel(

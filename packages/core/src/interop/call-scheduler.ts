@@ -65,6 +65,19 @@ export class ToolCallScheduler<TAuth = unknown> {
     return this.enqueue(call, options, { type: 'tool_result', tool_use_id: call.id, content: modelMessages.denied(reason), is_error: true });
   }
 
+  /**
+   * Records a write of `step` that already failed where this scheduler did not run it (in an
+   * earlier request of a step resumed after approval): the step's calls halt from now on, as
+   * after a failed write it ran. Nothing with `onWriteFailure: 'continue'`.
+   */
+  failedEarlier(call: ToolCall, step: object): void {
+    if (this.halts() && !this.halted.has(step)) this.halted.set(step, call);
+  }
+
+  private halts(): boolean {
+    return (this.options.onWriteFailure ?? this.container.scheduling.onWriteFailure) === 'halt';
+  }
+
   private enqueue(call: ToolCall, options: ScheduledCallOptions, denial?: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     return new Promise((resolve, reject) => {
       // A framework starts a step's calls within one tick; they are collected into one batch. A
@@ -97,7 +110,7 @@ export class ToolCallScheduler<TAuth = unknown> {
 
   /** The batch in order, cut at each denial: the calls before a denial run, those after it halt. */
   private async execute(batch: readonly Pending[], signal: AbortSignal | undefined): Promise<ToolResultBlockParam[]> {
-    const halts = (this.options.onWriteFailure ?? this.container.scheduling.onWriteFailure) === 'halt';
+    const halts = this.halts();
     const results: ToolResultBlockParam[] = [];
     /** The first write of this batch that failed or was denied: what halts the calls after it. */
     let failed: ToolCall | undefined;
