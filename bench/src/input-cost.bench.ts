@@ -6,11 +6,11 @@
 // `JSON.parse`, built before the clock starts; a full GC runs before each sample, so that one
 // size does not pay for the garbage of the last.
 import 'reflect-metadata';
-import { spawnSync } from 'node:child_process';
 import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
 import { BulkTools, bulkManifest } from './fixtures/bulk-input.tools';
 import { median, timeMs } from './lib/stats';
+import { runWithGc } from './lib/with-gc';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
 
 const KEY_SIZES = isCi ? [100, 1_000] : [1_000, 10_000, 100_000];
@@ -145,14 +145,4 @@ async function main(gc: () => void): Promise<void> {
   );
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc) {
-  main(gc).catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  // A full GC before each sample needs --expose-gc: run again, in a child with it.
-  const { status } = spawnSync(process.execPath, ['--expose-gc', __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(status ?? 1);
-}
+runWithGc(main, __filename);

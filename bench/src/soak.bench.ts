@@ -4,10 +4,10 @@
 // then answers in text. Reports conversations per second and the heap after a full GC at every
 // 1,000 conversations: flat means nothing a conversation leaves behind survives it.
 import 'reflect-metadata';
-import { spawnSync } from 'node:child_process';
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer, runToolLoop } from '@toolwright/core';
 import { OrderLookupTools, orderLookupManifest } from './fixtures/order-lookup.tools';
+import { runWithGc } from './lib/with-gc';
 import { fixed, isCi, markdownTable, megabytes, progress, ratio, writeSection } from './lib/report';
 
 const CONVERSATIONS = isCi ? 400 : 20_000;
@@ -147,14 +147,4 @@ async function main(gc: () => void): Promise<void> {
   );
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc) {
-  main(gc).catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  // The heap figures need a full GC before each sample: run again, in a child with --expose-gc.
-  const { status } = spawnSync(process.execPath, ['--expose-gc', __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(status ?? 1);
-}
+runWithGc(main, __filename);
