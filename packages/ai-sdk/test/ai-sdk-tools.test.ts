@@ -25,6 +25,23 @@ async function containerAnswers(calls: Array<[string, string, unknown]>, auth = 
   return results.map((r) => [r.tool_use_id, r.is_error ? 'error-text' : 'text', r.content]);
 }
 
+/**
+ * One step through `generateText` that pauses for approval, resumed with a person's answers
+ * (`approved` per call id, true when not named): what had happened at the pause, and after.
+ */
+async function pauseAndResume(calls: Array<{ id: string; name: string; input: unknown }>, text: string, approved: Record<string, boolean> = {}, reason?: string) {
+  const timeline = new Timeline();
+  const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
+  const model = generatingModel(calls, text);
+  const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
+  const requests = first.content.filter((p) => p.type === 'tool-approval-request');
+  const paused = { requested: requests.map((r) => r.toolCall.toolCallId), started: timeline.started() };
+  const answers = requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: approved[r.toolCall.toolCallId] ?? true, ...(reason ? { reason } : {}) }));
+  const messages: ModelMessage[] = [{ role: 'user', content: ask }, ...first.response.messages, { role: 'tool', content: answers }];
+  const second = await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
+  return { timeline, model, paused, second };
+}
+
 describe('toAiSdkTools inside generateText', () => {
   test('one step: the write waits for the read before it, the read after it for the write; results go back in order', async () => {
     const timeline = new Timeline();
@@ -83,9 +100,7 @@ describe('toAiSdkTools inside generateText', () => {
   });
 
   test('approval: the call and every later call of its step wait for the decision, then run in order', async () => {
-    const timeline = new Timeline();
-    const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
-    const model = generatingModel(
+    const { timeline, paused, second } = await pauseAndResume(
       [
         { id: 'c1', name: 'lookup', input: { numero: 'A-0001' } },
         { id: 'c2', name: 'refund', input: { numero: 'A-0001' } },
@@ -94,45 +109,23 @@ describe('toAiSdkTools inside generateText', () => {
       'Refunded.',
     );
 
-    const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
-
-    const requests = first.content.filter((p) => p.type === 'tool-approval-request');
-    expect(requests.map((r) => r.toolCall.toolCallId)).toEqual(['c2', 'c3']);
-    expect(timeline.started()).toEqual(['c1']);
-
-    const messages: ModelMessage[] = [
-      { role: 'user', content: ask },
-      ...first.response.messages,
-      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: true })) },
-    ];
-    const second = await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
-
+    expect(paused).toEqual({ requested: ['c2', 'c3'], started: ['c1'] });
     expect(second.text).toBe('Refunded.');
     expect(timeline.started()).toEqual(['c1', 'c2', 'c3']);
     expect(timeline.seqOf('read_start', 'c3')).toBeGreaterThan(timeline.seqOf('write_end', 'c2'));
   });
 
   test('a denied call halts the later calls of its step as a failed write does (as in resumeToolLoop); the approved calls before it run', async () => {
-    const timeline = new Timeline();
-    const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
-    const model = generatingModel(
+    const { timeline, model } = await pauseAndResume(
       [
         { id: 'c1', name: 'refund', input: { numero: 'A-0001' } },
         { id: 'c2', name: 'refund', input: { numero: 'A-0002' } },
         { id: 'c3', name: 'lookup', input: { numero: 'A-0003' } },
       ],
       'Partly refunded.',
+      { c2: false },
+      'over the limit',
     );
-
-    const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
-    const requests = first.content.filter((p) => p.type === 'tool-approval-request');
-    const decide = { c1: true, c2: false, c3: true } as Record<string, boolean>;
-    const messages: ModelMessage[] = [
-      { role: 'user', content: ask },
-      ...first.response.messages,
-      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: decide[r.toolCall.toolCallId], reason: 'over the limit' })) },
-    ];
-    await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
 
     expect(timeline.started()).toEqual(['c1']);
     expect(resultsSent(model, 1)).toEqual([
@@ -143,9 +136,7 @@ describe('toAiSdkTools inside generateText', () => {
   });
 
   test('a write that failed before the step paused for approval still halts the approved calls after it, on resume', async () => {
-    const timeline = new Timeline();
-    const tools = toAiSdkTools(deskContainer(timeline), { auth: ana });
-    const model = generatingModel(
+    const { timeline, model, paused } = await pauseAndResume(
       [
         { id: 'c1', name: 'cancel', input: { numero: 'A-0000' } },
         { id: 'c2', name: 'refund', input: { numero: 'A-0001' } },
@@ -154,18 +145,7 @@ describe('toAiSdkTools inside generateText', () => {
       'Nothing refunded.',
     );
 
-    const first = await generateText({ model, prompt: ask, tools, stopWhen: isStepCount(3) });
-    const requests = first.content.filter((p) => p.type === 'tool-approval-request');
-    expect(requests.map((r) => r.toolCall.toolCallId)).toEqual(['c2', 'c3']);
-    expect(timeline.started()).toEqual(['c1']);
-
-    const messages: ModelMessage[] = [
-      { role: 'user', content: ask },
-      ...first.response.messages,
-      { role: 'tool', content: requests.map((r) => ({ type: 'tool-approval-response' as const, approvalId: r.approvalId, approved: true })) },
-    ];
-    await generateText({ model, messages, tools, stopWhen: isStepCount(3) });
-
+    expect(paused).toEqual({ requested: ['c2', 'c3'], started: ['c1'] });
     expect(timeline.started()).toEqual(['c1']);
     expect(resultsSent(model, 1)).toEqual([
       ['c1', 'error-text', 'order A-0000 has shipped; it cannot be cancelled'],
