@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FileSystemRefreshResult, Project, type SourceFile, type ts } from 'ts-morph';
 import { emitModule } from './emit/emit-module';
-import { checksFileFor, emitChecks } from './emit/emit-checks';
+import { ChecksEmitter, checksFileFor } from './emit/emit-checks';
 import { Diagnostics, type Diagnostic } from './lint/diagnostic';
 import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
@@ -94,6 +94,8 @@ export class Generator {
   private shape: ProjectShape | undefined;
   /** Each module as this generator last wrote it, by path. */
   private readonly written = new Map<string, { code: string; stamp: string }>();
+  /** Compiles each structure of input schema once, and keeps each tool's check text while its model is kept. */
+  private readonly checks = new ChecksEmitter();
   /** How much of the dependency graph `project` loads; it only ever widens. */
   private scope: ProgramScope;
   /**
@@ -221,7 +223,7 @@ export class Generator {
     this.reportCycles(tools, diagnostics);
     const code = emitModule(tools, this.outFile, this.checksFile, this.importExtension);
     // Only a module that will be written is worth compiling checks for; `--check` compares them too.
-    const checksCode = diagnostics.errorCount === 0 ? emitChecks(tools) : '';
+    const checksCode = diagnostics.errorCount === 0 ? this.checks.emit(tools) : '';
     // The checks first: whoever sees the manifest module change finds the checks it imports already there.
     const stale = [[this.checksFile, checksCode], [this.outFile, code]].filter(([file, text]) => !this.moduleOnDiskIs(file, text));
     const upToDate = stale.length === 0;

@@ -99,7 +99,7 @@ const startingProject = () =>
   });
 
 /** Everything a run yields that a user sees. */
-const observed = (result: GenerateResult) => ({ code: result.code, diagnostics: result.diagnostics, tools: result.tools });
+const observed = (result: GenerateResult) => ({ code: result.code, checksCode: result.checksCode, diagnostics: result.diagnostics, tools: result.tools });
 
 describe('incremental runs', () => {
   it('after any sequence of edits, a reused generator yields exactly what a fresh run yields', () => {

@@ -1,5 +1,6 @@
-import { CHECK_RUNTIME_NAME, standaloneCheck } from '@toolwright/core/tooling';
+import { CHECK_RUNTIME_NAME } from '@toolwright/core/tooling';
 import type { ToolModel } from '../model/tool-model';
+import { CheckCompiler } from './check-compiler';
 
 const CHECKS_HEADER = [
   '// @ts-nocheck',
@@ -24,89 +25,50 @@ export function checkExport(index: number): string {
   return `check${index}`;
 }
 
-/** Watch mode hands back the same model for a tool it did not build again: its check is compiled once. */
-const compiledFor = new WeakMap<ToolModel, string>();
+/** A tool's check as the module writes it, but for the name of its shared factory, which depends on the other tools. */
+type CheckText = { factory: string; arguments: string } | { whole: string };
 
 /**
- * A compiled check split into the code that decides (the same for every schema of one structure,
- * whatever its descriptions say) and the schema constants Ajv's verbose errors point into.
+ * Writes the checks module: one compiled check per tool, in manifest order. Tools whose schemas
+ * differ only in what does not decide (descriptions, titles, examples) share one factory of the
+ * code, and each keeps its own schema as JSON text, parsed on its first call: importing the
+ * module parses each distinct check once and scans the schemas as strings, and a further tool of
+ * a known structure costs on its first call about what a warm call does.
+ *
+ * Kept across runs (watch mode): a tool whose model the generator handed back unchanged has its
+ * text already, and a tool built again is compiled only if its structure is new.
  */
-interface SplitCheck {
-  /** `(schema0, …) => {…return validateN;}`: makes a check from its schema constants. */
-  factory: string;
-  /** The JSON of each constant, in the factory's parameter order. */
-  constants: string[];
-}
+export class ChecksEmitter {
+  private readonly compiler = new CheckCompiler();
+  private readonly texts = new WeakMap<ToolModel, CheckText>();
 
-/**
- * Splits the `const schemaN = <JSON>;` declarations Ajv puts first off `compiled` (a function
- * expression of `standaloneCheck`). `undefined` when the code does not start that way, and the
- * check is then emitted whole.
- */
-function splitCheck(compiled: string): SplitCheck | undefined {
-  const opening = '() => {';
-  if (!compiled.startsWith(opening)) return undefined;
-  const names: string[] = [];
-  const constants: string[] = [];
-  let at = opening.length;
-  for (;;) {
-    const declaration = /^const (schema\d+) = /.exec(compiled.slice(at, at + 40));
-    if (!declaration) break;
-    const start = at + declaration[0].length;
-    const end = jsonValueEnd(compiled, start);
-    if (end === undefined || compiled[end] !== ';') return undefined;
-    const json = compiled.slice(start, end);
-    try {
-      JSON.parse(json);
-    } catch {
-      return undefined;
-    }
-    names.push(declaration[1]);
-    constants.push(json);
-    at = end + 1;
+  emit(tools: readonly ToolModel[]): string {
+    const factories = new Map<string, string>();
+    const checks = tools.map((tool, index) => {
+      const text = this.textOf(tool);
+      let make: string;
+      if ('whole' in text) make = text.whole;
+      else {
+        let factory = factories.get(text.factory);
+        if (factory === undefined) factories.set(text.factory, (factory = `checkCode${factories.size}`));
+        make = `() => ${factory}(${text.arguments})`;
+      }
+      return `/** ${tool.name} */\nexport const ${checkExport(index)}: CompiledInputCheck = ${CHECK_RUNTIME_NAME}.lazy(${make});`;
+    });
+    const imports = `import { compiledCheckRuntime as ${CHECK_RUNTIME_NAME}, type CompiledInputCheck } from '@toolwright/core';`;
+    const shared = [...factories].map(([code, name]) => `const ${name} = ${code};`);
+    return `${[CHECKS_HEADER, imports, ...shared, ...checks].join('\n\n')}\n`;
   }
-  return { factory: `(${names.join(', ')}) => {${compiled.slice(at)}`, constants };
-}
 
-/** Where the JSON object or array that starts at `start` ends (one past its closing bracket). */
-function jsonValueEnd(text: string, start: number): number | undefined {
-  if (text[start] !== '{' && text[start] !== '[') return undefined;
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
+  private textOf(tool: ToolModel): CheckText {
+    let text = this.texts.get(tool);
+    if (text === undefined) {
+      const compiled = this.compiler.compile(tool.inputSchema);
+      text = 'whole' in compiled
+        ? compiled
+        : { factory: compiled.split.factory, arguments: compiled.split.constants.map((json) => `JSON.parse(${JSON.stringify(json)})`).join(', ') };
+      this.texts.set(tool, text);
     }
+    return text;
   }
-  return undefined;
-}
-
-/**
- * The checks module: one compiled check per tool, in manifest order. Tools whose schemas differ
- * only in what does not decide (descriptions, titles, examples) share one factory of the code,
- * and each keeps its own schema as JSON text, parsed on its first call: importing the module
- * parses each distinct check once and scans the schemas as strings, and a further tool of a known
- * structure costs on its first call about what a warm call does.
- */
-export function emitChecks(tools: readonly ToolModel[]): string {
-  const factories = new Map<string, string>();
-  const checks = tools.map((tool, index) => {
-    let compiled = compiledFor.get(tool);
-    if (compiled === undefined) compiledFor.set(tool, (compiled = standaloneCheck(tool.inputSchema)));
-    const split = splitCheck(compiled);
-    let make = compiled;
-    if (split) {
-      let factory = factories.get(split.factory);
-      if (factory === undefined) factories.set(split.factory, (factory = `checkCode${factories.size}`));
-      make = `() => ${factory}(${split.constants.map((json) => `JSON.parse(${JSON.stringify(json)})`).join(', ')})`;
-    }
-    return `/** ${tool.name} */\nexport const ${checkExport(index)}: CompiledInputCheck = ${CHECK_RUNTIME_NAME}.lazy(${make});`;
-  });
-  const imports = `import { compiledCheckRuntime as ${CHECK_RUNTIME_NAME}, type CompiledInputCheck } from '@toolwright/core';`;
-  const shared = [...factories].map(([code, name]) => `const ${name} = ${code};`);
-  return `${[CHECKS_HEADER, imports, ...shared, ...checks].join('\n\n')}\n`;
 }
