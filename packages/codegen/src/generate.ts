@@ -8,7 +8,7 @@ import { ExampleValidator } from './lint/example-validator';
 import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
 import { importExtensionFor, type ImportExtension } from './project/import-extension';
-import { decoratorsOnlyResolution, narrowProgramHolds, readTexts, scopeFor, type ProgramScope } from './project/program-scope';
+import { DecoratorsOnlyResolution, narrowProgramHolds, readTexts, scopeFor, type ProgramScope } from './project/program-scope';
 import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
 import { FileDependencies } from './scan/file-dependencies';
 import { findForeignToolDecorators, findTools, type ScannedTool } from './scan/find-tools';
@@ -94,6 +94,8 @@ export class Generator {
   private shape: ProjectShape | undefined;
   /** Each module as this generator last wrote it, by path. */
   private readonly written = new Map<string, { code: string; stamp: string }>();
+  /** The narrow program's module resolution, its cache kept until files change. */
+  private readonly resolution = new DecoratorsOnlyResolution();
   /** Compiles each structure of input schema once, and keeps each tool's check text while its model is kept. */
   private readonly checks = new ChecksEmitter();
   /** How much of the dependency graph `project` loads; it only ever widens. */
@@ -124,7 +126,7 @@ export class Generator {
     const project = new Project({
       compilerOptions: this.config.options,
       skipFileDependencyResolution: true,
-      ...(this.scope === 'decorators' ? { resolutionHost: decoratorsOnlyResolution } : {}),
+      ...(this.scope === 'decorators' ? { resolutionHost: this.resolution.factory } : {}),
     });
     for (const file of fileNames) project.addSourceFileAtPathIfExists(file);
     return project;
@@ -184,6 +186,8 @@ export class Generator {
         if (!this.project.getSourceFile(file) && this.project.addSourceFileAtPathIfExists(file)) changed.push(file);
       }
     }
+    // A file added, removed or edited can change what an import resolves to.
+    if (changed.length > 0) this.resolution.forget();
     return changed;
   }
 
@@ -263,10 +267,10 @@ export class Generator {
    */
   private moduleOnDiskIs(file: string, code: string): boolean {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat || stat.size !== Buffer.byteLength(code)) return false;
+    if (!stat) return false;
     const written = this.written.get(file);
     if (written?.stamp === stampOf(stat)) return written.code === code;
-    return fs.readFileSync(file, 'utf8') === code;
+    return stat.size === Buffer.byteLength(code) && fs.readFileSync(file, 'utf8') === code;
   }
 
   /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */

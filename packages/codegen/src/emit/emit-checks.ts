@@ -57,7 +57,11 @@ export class ChecksEmitter {
     });
     const imports = `import { compiledCheckRuntime as ${CHECK_RUNTIME_NAME}, type CompiledInputCheck } from '@toolwright/core';`;
     const shared = [...factories].map(([code, name]) => `const ${name} = ${code};`);
-    return `${[CHECKS_HEADER, imports, ...shared, ...checks].join('\n\n')}\n`;
+    // One join, its last line's end included: the module is megabytes at thousands of tools, and
+    // a string added after the join would be copied with it again.
+    const pieces = [CHECKS_HEADER, imports, ...shared, ...checks].flatMap((piece, index) => (index === 0 ? [piece] : ['\n\n', piece]));
+    pieces.push('\n');
+    return pieces.join('');
   }
 
   private textOf(tool: ToolModel): CheckText {

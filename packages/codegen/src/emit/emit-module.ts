@@ -39,13 +39,14 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, checksF
       : writer.writeClass(tool.input.className, tool.inputSchema, tool.instancePlan, classOf);
     return cachedEntry(tool, provider, inputClass, inputCheck, classOf);
   });
-  const sections = [
-    GENERATED_HEADER,
-    imports.render(),
-    writer.classSource,
-    `export const toolManifest = ${defineToolManifest}([\n${entries.join('\n')}\n]);`,
-  ];
-  return `${sections.filter((s) => s !== '').join('\n\n')}\n`;
+  // One join of every piece: the module is megabytes at thousands of tools, and each join or
+  // template around it would copy it again.
+  const pieces: string[] = [];
+  for (const section of [GENERATED_HEADER, imports.render(), writer.classSource]) if (section !== '') pieces.push(section, '\n\n');
+  pieces.push(`export const toolManifest = ${defineToolManifest}([\n`);
+  entries.forEach((entry, index) => pieces.push(index === 0 ? entry : `\n${entry}`));
+  pieces.push('\n]);\n');
+  return pieces.join('');
 }
 
 /** Watch mode hands back the same model for a tool it did not build again: its entry is written once per set of import names. */

@@ -63,24 +63,41 @@ export function* readTexts(files: readonly string[]): Iterable<string> {
  * import made by a file of `@toolwright/core` is not resolved when it leaves the package. Its
  * bare `import 'x'` statements are still resolved: they exist for what they declare globally
  * (`reflect-metadata`).
+ *
+ * The cache lasts until `forget` (the generator calls it when files changed), so that every
+ * program built in between shares it, as TypeScript's own watch does. A host that resolves
+ * modules itself must also hand TypeScript that cache, or TypeScript looks up the nearest
+ * `package.json` of each root file again on every program (the module format of a `.ts` file
+ * under `node16`/`nodenext`): hundreds of file-system calls a watch cycle. ts-morph passes only
+ * the resolver through, onto the compiler host TypeScript calls it on, so the resolver gives that
+ * host the cache the first time it runs; without it every program is still right, only slower.
  */
-export const decoratorsOnlyResolution: ResolutionHostFactory = (host, getCompilerOptions) => {
-  let cache: ts.ModuleResolutionCache | undefined;
-  const canonical = ts.sys.useCaseSensitiveFileNames ? (f: string) => f : (f: string) => f.toLowerCase();
-  return {
-    resolveModuleNames(names, containingFile, _reused, redirected, options, containingSourceFile) {
-      cache ??= ts.createModuleResolutionCache(host.getCurrentDirectory?.() ?? process.cwd(), canonical, getCompilerOptions());
-      const inCore = packageNameOf(containingFile) === TOOLWRIGHT_CORE;
-      return names.map((name) => {
-        const literal = containingSourceFile && moduleLiteral(containingSourceFile, name);
-        const mode = literal ? ts.getModeForUsageLocation(containingSourceFile!, literal, options) : undefined;
-        const resolved = ts.resolveModuleName(name, containingFile, options, host, cache, redirected, mode).resolvedModule;
-        if (!resolved || !inCore || (literal && isBareImport(literal))) return resolved;
-        return packageNameOf(resolved.resolvedFileName) === TOOLWRIGHT_CORE ? resolved : undefined;
-      });
-    },
+export class DecoratorsOnlyResolution {
+  private cache: ts.ModuleResolutionCache | undefined;
+
+  forget(): void {
+    this.cache = undefined;
+  }
+
+  readonly factory: ResolutionHostFactory = (host, getCompilerOptions) => {
+    const canonical = ts.sys.useCaseSensitiveFileNames ? (f: string) => f : (f: string) => f.toLowerCase();
+    const cache = () => (this.cache ??= ts.createModuleResolutionCache(host.getCurrentDirectory?.() ?? process.cwd(), canonical, getCompilerOptions()));
+    return {
+      resolveModuleNames(this: unknown, names, containingFile, _reused, redirected, options, containingSourceFile) {
+        const compilerHost = this as Partial<ts.CompilerHost> | undefined;
+        if (typeof compilerHost === 'object' && compilerHost !== null && !compilerHost.getModuleResolutionCache) compilerHost.getModuleResolutionCache = cache;
+        const inCore = packageNameOf(containingFile) === TOOLWRIGHT_CORE;
+        return names.map((name) => {
+          const literal = containingSourceFile && moduleLiteral(containingSourceFile, name);
+          const mode = literal ? ts.getModeForUsageLocation(containingSourceFile!, literal, options) : undefined;
+          const resolved = ts.resolveModuleName(name, containingFile, options, host, cache(), redirected, mode).resolvedModule;
+          if (!resolved || !inCore || (literal && isBareImport(literal))) return resolved;
+          return packageNameOf(resolved.resolvedFileName) === TOOLWRIGHT_CORE ? resolved : undefined;
+        });
+      },
+    };
   };
-};
+}
 
 /** The internals of `ts.SourceFile` read here: stable for years, and what ts-morph itself reads. */
 interface CompilerFile extends ts.SourceFile {

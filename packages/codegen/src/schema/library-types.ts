@@ -64,8 +64,10 @@ const PROMISES = new Set(['Promise', 'PromiseLike']);
  * (`Promise<A> & { a: string }`), an interface or class extending `Promise`/`PromiseLike`, or
  * any object with a `then` method (a thenable: `await` treats it as a promise). The checker
  * would otherwise read its data members and drop what makes it unsendable. Returns the message.
+ * `text` names the type in it: asked for only then, as printing a type costs a quarter of a
+ * schema's build.
  */
-export function disguisedLibraryType(type: ts.Type, checker: ts.TypeChecker, text: string): string | undefined {
+export function disguisedLibraryType(type: ts.Type, checker: ts.TypeChecker, text: () => string): string | undefined {
   if (type.isIntersection()) {
     for (const part of type.types) {
       const library = libraryType(part, checker);
@@ -76,11 +78,11 @@ export function disguisedLibraryType(type: ts.Type, checker: ts.TypeChecker, tex
     return undefined;
   }
   const promise = promiseAncestor(type, checker);
-  if (promise) return `type ${text} is a ${promise}, which cannot be sent as JSON; ${REFUSED[promise]}.`;
+  if (promise) return `type ${text()} is a ${promise}, which cannot be sent as JSON; ${REFUSED[promise]}.`;
   const then = type.getProperty('then');
   const thenType = then && checker.getTypeOfSymbol(then);
   if (thenType && checker.getNonNullableType(thenType).getCallSignatures().length > 0) {
-    return `type ${text} has a then method, so it is a PromiseLike, which cannot be sent as JSON; ${REFUSED.PromiseLike}.`;
+    return `type ${text()} has a then method, so it is a PromiseLike, which cannot be sent as JSON; ${REFUSED.PromiseLike}.`;
   }
   return undefined;
 }

@@ -88,7 +88,7 @@ export class SchemaBuilder {
       this.diagnostics.error(site.node, site.path, `the input of a tool must be an object type (a class or interface), not ${this.text(type, site)}.`);
       return undefined;
     }
-    const disguised = disguisedLibraryType(type, this.checker, this.text(type, site));
+    const disguised = disguisedLibraryType(type, this.checker, () => this.text(type, site));
     if (disguised) {
       this.diagnostics.error(site.node, site.path, disguised);
       return undefined;
@@ -317,7 +317,7 @@ export class SchemaBuilder {
     // The instance plan reads the same type and hands the method a `URL`.
     if (library?.kind === 'url') return { type: 'string', format: 'uri' };
     if (library?.kind === 'refused') return this.unsupported(site, library.name, library.advice);
-    const disguised = disguisedLibraryType(type, this.checker, this.text(type, site));
+    const disguised = disguisedLibraryType(type, this.checker, () => this.text(type, site));
     if (disguised) {
       this.diagnostics.error(site.node, site.path, disguised);
       return {};
