@@ -243,8 +243,11 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
     let calls: ScheduledCall[] | undefined;
     try {
       if (options.signal === undefined && options.maxConcurrency === undefined && options.onWriteFailure === undefined && !this.onEvent && !options.onEvent) {
-        const lone = readLoneCall(content, this.mayWrite);
-        if (lone) return this.executeAlone(lone) ?? this.executeOne(lone, options.auth);
+        const lone = readLoneCall(content);
+        if (lone) {
+          const plan = typeof lone.name === 'string' ? this.plans.get(lone.name) : undefined;
+          return this.executeAlone(lone, plan) ?? this.executeOne({ ...lone, mayWrite: plan?.tool.effect !== 'read' }, options.auth);
+        }
         calls = this.scheduledCalls(content);
         if (calls.length === 1) return this.executeOne(calls[0], options.auth);
       }
@@ -255,9 +258,9 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
   }
 
   /** A lone call of a tool compiled for it (see `ToolPlan`), when no span could be made around it. */
-  private executeAlone(call: ScheduledCall): Promise<ToolResultBlockParam[]> | undefined {
-    if (typeof call.id !== 'string' || typeof call.name !== 'string' || this.traced.live()) return undefined;
-    return this.plans.get(call.name)?.executeAlone(call);
+  private executeAlone(call: ToolCall, plan: ToolPlan | undefined): Promise<ToolResultBlockParam[]> | undefined {
+    if (plan === undefined || typeof call.id !== 'string' || this.traced.live()) return undefined;
+    return plan.executeAlone(call);
   }
 
   /**

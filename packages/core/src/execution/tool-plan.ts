@@ -69,7 +69,9 @@ export class ToolPlan {
     } catch (error) {
       return Promise.resolve([this.threw(call, error)]);
     }
-    return new Promise((resolve) => new PendingCall(this, call, deadline, value as Promise<unknown>, resolve));
+    const answers = new Promise<Answers>(captureResolve);
+    new PendingCall(this, call, deadline, value as Promise<unknown>, captured!);
+    return answers;
   }
 
   /** What the model reads for a returned value; an array (which may hold blocks) as `invokeTool` answers it. */
@@ -77,7 +79,7 @@ export class ToolPlan {
     const { tool, env } = this;
     try {
       if (isArray(value)) return answerFor(tool, call, env, { kind: 'returned', value }).result;
-      const content = shapeResult(value, env.result);
+      const content = shapeResult(value, env.result, env.json);
       return content === undefined ? { type: 'tool_result', tool_use_id: call.id } : { type: 'tool_result', tool_use_id: call.id, content };
     } catch (error) {
       return internalError(tool, call, env.logger, error, 'result').result;
@@ -92,6 +94,13 @@ export class ToolPlan {
     return answer(call, 'timeout', modelMessages.timedOut(this.env.timeoutMs, this.tool.effect === 'write')).result;
   }
 }
+
+// One executor for every pending call's promise, instead of a closure per call: it hands out the
+// promise's resolve, which the constructor of the `PendingCall` after it takes.
+let captured: ((answers: Answers) => void) | undefined;
+const captureResolve = (resolve: (answers: Answers) => void): void => {
+  captured = resolve;
+};
 
 /** A direct call whose method returned a promise: the first of the promise and its deadline answers. */
 class PendingCall implements Watched {
