@@ -10,6 +10,7 @@ import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
 import { invokeEnv, invokeTool, type CallScope } from './execution/invoke';
 import { ToolPlan } from './execution/tool-plan';
+import { warmUpGeneralPath } from './execution/warm-up';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
@@ -183,6 +184,12 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
         result,
         maxMessageChars: this.defaults.maxResultChars,
       })));
+    }
+    // A tool with a guard or `@Ctx` takes the general path: compiled here rather than on its first
+    // call (see `warmUpGeneralPath`); the container's own part of it through a call of no tool,
+    // unless a span would record that call.
+    if ([...this.plans.values()].some((plan) => plan.env.needsContext) && warmUpGeneralPath(this.limits) && !this.traced.live()) {
+      void this.executeOne({ id: 'toolu_warm_up', name: '', input: {}, mayWrite: true }, undefined);
     }
   }
 

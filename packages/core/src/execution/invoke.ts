@@ -272,7 +272,13 @@ class CallRace implements Watched {
   private honoursCancel(error: unknown): boolean {
     const abort = this.lazyAbort;
     if (this.answered?.outcome !== 'cancelled' || !abort?.aborted) return false;
-    return error === abort.reason || (error as { name?: unknown } | null)?.name === 'AbortError';
+    if (error === abort.reason) return true;
+    try {
+      return (error as { name?: unknown } | null)?.name === 'AbortError';
+    } catch {
+      // A thrown value whose `name` cannot be read (a Proxy whose traps throw) is not an AbortError: logged.
+      return false;
+    }
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */

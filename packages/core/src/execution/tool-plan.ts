@@ -26,12 +26,16 @@ export class ToolPlan {
   private direct: boolean;
   /** Made on the first call, as `validateInput` prepares a tool: a tool never called costs nothing. */
   private prepared: PreparedInput | undefined = undefined;
+  /** The property of a method's one `@Param`: its argument, passed without an arguments list. */
+  private readonly soleParam: string | undefined;
 
   constructor(
     readonly tool: RegisteredTool,
     readonly env: InvokeEnv,
   ) {
     this.direct = !env.needsContext && tool.options.guard === undefined;
+    const [first] = tool.parameters;
+    this.soleParam = tool.parameters.length === 1 && first.kind === 'param' ? first.property : undefined;
   }
 
   /** The answers of `execute` for `call` alone; `undefined` when it needs the general path. */
@@ -58,7 +62,9 @@ export class ToolPlan {
     const deadline = performance.now() + env.timeoutMs;
     let value: unknown;
     try {
-      value = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method].apply(tool.instance, bindArguments(tool.parameters, input, undefined));
+      const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
+      const sole = this.soleParam;
+      value = sole === undefined ? method.apply(tool.instance, bindArguments(tool.parameters, input, undefined)) : method.call(tool.instance, (input as Record<string, unknown>)[sole]);
       if (!(value instanceof Promise)) {
         if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return Promise.resolve([this.returned(call, value)]);
         // Read once, as promise resolution would read it: a getter that throws fails this call alone.
