@@ -73,6 +73,29 @@ describe('@ValidateNested() without @Type', () => {
   });
 });
 
+describe('class instances held by a record, where class-validator does not walk', () => {
+  class Book {
+    @ValidateNested() addresses!: Record<string, Address>;
+  }
+  const schema = object({ addresses: { type: 'object', additionalProperties: ADDRESS_SCHEMA } }, ['addresses']);
+  const plan: InstancePlan = {
+    properties: { addresses: { shape: 'Addresses' } },
+    shapes: { Addresses: { additional: { shape: 'Address' } }, Address: { class: Address } },
+  };
+
+  it("runs each held instance's decorators and names the failing field under the keys that lead to it", async () => {
+    const { error, received } = await call(Book, schema, { addresses: { home: { street: 'Rua A 1' }, work: { street: 'Rua B' } } }, plan);
+    expect(error).toMatch(/^Invalid input for probe:\n- addresses\.work\.street: must contain a house number\. .*Got: "Rua B"\nFix the input and try again\.$/);
+    expect(received).toBeUndefined();
+  });
+
+  it('hands the method the instances when every one passes', async () => {
+    const { error, received } = await call(Book, schema, { addresses: { home: { street: 'Rua A 1' } } }, plan);
+    expect(error).toBeUndefined();
+    expect(received.addresses.home).toBeInstanceOf(Address);
+  });
+});
+
 describe('multipleOf on decimals', () => {
   class Price {
     @Allow() unitPrice!: number;
