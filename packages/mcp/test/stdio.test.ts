@@ -133,10 +133,15 @@ describe('stdio: raw pipes', () => {
 
   it('exits when stdin ends, even with a call in flight', async () => {
     const raw = spawnRaw(400);
-    await until(() => raw.messages.some((m) => m.id === 0));
-    raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'buscar_pedido', arguments: { numero: 'A-1001' } } }));
-    raw.child.stdin.end();
-    await expect(raw.exited).resolves.toBe(0);
+    try {
+      await until(() => raw.messages.some((m) => m.id === 0));
+      raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'buscar_pedido', arguments: { numero: 'A-1001' } } }));
+      raw.child.stdin.end();
+      await expect(raw.exited).resolves.toBe(0);
+    } finally {
+      // A server that does not exit must not outlive the test (and hold jest open).
+      raw.child.kill();
+    }
   });
 
   it('keeps stdout for the protocol when a tool writes there: console.log and process.stdout.write go to stderr', async () => {
