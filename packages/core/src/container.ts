@@ -10,6 +10,7 @@ import type { ToolManifest } from './manifest/manifest.types';
 import { checkPositiveInteger } from './execution/check-options';
 import { invokeEnv, invokeTool, type CallScope } from './execution/invoke';
 import { ToolPlan } from './execution/tool-plan';
+import { warmUpGeneralPath } from './execution/warm-up';
 import { runSchedule, type ScheduledCall, type WriteFailurePolicy } from './execution/schedule';
 import { modelMessages } from './execution/messages';
 import { BatchCancellation } from './execution/cancellation';
@@ -184,6 +185,12 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
         maxMessageChars: this.defaults.maxResultChars,
       })));
     }
+    // A tool with a guard or `@Ctx` takes the general path: compiled here rather than on its first
+    // call (see `warmUpGeneralPath`); the container's own part of it through a call of no tool,
+    // unless a span would record that call.
+    if ([...this.plans.values()].some((plan) => plan.env.needsContext) && warmUpGeneralPath(this.limits) && !this.traced.live()) {
+      void this.executeOne({ id: 'toolu_warm_up', name: '', input: {}, mayWrite: true }, undefined);
+    }
   }
 
   /** The tool names, in manifest order. */
@@ -243,8 +250,11 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
     let calls: ScheduledCall[] | undefined;
     try {
       if (options.signal === undefined && options.maxConcurrency === undefined && options.onWriteFailure === undefined && !this.onEvent && !options.onEvent) {
-        const lone = readLoneCall(content, this.mayWrite);
-        if (lone) return this.executeAlone(lone) ?? this.executeOne(lone, options.auth);
+        const lone = readLoneCall(content);
+        if (lone) {
+          const plan = typeof lone.name === 'string' ? this.plans.get(lone.name) : undefined;
+          return this.executeAlone(lone, plan) ?? this.executeOne({ ...lone, mayWrite: plan?.tool.effect !== 'read' }, options.auth);
+        }
         calls = this.scheduledCalls(content);
         if (calls.length === 1) return this.executeOne(calls[0], options.auth);
       }
@@ -255,9 +265,9 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
   }
 
   /** A lone call of a tool compiled for it (see `ToolPlan`), when no span could be made around it. */
-  private executeAlone(call: ScheduledCall): Promise<ToolResultBlockParam[]> | undefined {
-    if (typeof call.id !== 'string' || typeof call.name !== 'string' || this.traced.live()) return undefined;
-    return this.plans.get(call.name)?.executeAlone(call);
+  private executeAlone(call: ToolCall, plan: ToolPlan | undefined): Promise<ToolResultBlockParam[]> | undefined {
+    if (plan === undefined || typeof call.id !== 'string' || this.traced.live()) return undefined;
+    return plan.executeAlone(call);
   }
 
   /**

@@ -10,6 +10,7 @@ import { answer, type CallResult, type RegisteredTool, type ToolCall } from './c
 import type { InputCheck } from '../validation/validate-input';
 import { LazyAbort, type BatchCancellation } from './cancellation';
 import { enroll, withdraw, type Watched } from './after-microtasks';
+import { JsonWriter } from './json-writer';
 
 /** What a call of one tool needs from its container; the same for every call of that tool, made once. */
 export interface InvokeEnv {
@@ -23,6 +24,8 @@ export interface InvokeEnv {
   maxMessageChars: number;
   /** Whether the method or its guard receives a `ToolContext`: without either, none is made. */
   needsContext: boolean;
+  /** Writes this tool's returned values as JSON, knowing the shapes it returns. */
+  json: JsonWriter;
 }
 
 /** What differs from call to call. */
@@ -42,8 +45,8 @@ export type Settled =
   | { kind: 'cancelled' };
 
 /** The static part of a call of `tool`, for `invokeTool`. */
-export function invokeEnv(tool: RegisteredTool, env: Omit<InvokeEnv, 'needsContext'>): InvokeEnv {
-  return { ...env, needsContext: tool.options.guard !== undefined || tool.parameters.some((p) => p.kind === 'ctx') };
+export function invokeEnv(tool: RegisteredTool, env: Omit<InvokeEnv, 'needsContext' | 'json'>): InvokeEnv {
+  return { ...env, needsContext: tool.options.guard !== undefined || tool.parameters.some((p) => p.kind === 'ctx'), json: new JsonWriter() };
 }
 
 /**
@@ -112,7 +115,7 @@ export function answerFor(tool: RegisteredTool, call: ToolCall, env: InvokeEnv, 
         }
         return internalError(tool, call, env.logger, settled.error, 'method');
       case 'returned': {
-        const ok = answer(call, 'ok', shapeResult(settled.value, env.result));
+        const ok = answer(call, 'ok', shapeResult(settled.value, env.result, env.json));
         ok.value = settled.value;
         const blocks = mcpBlocksOf(settled.value, env.result);
         if (blocks) ok.blocks = blocks;
@@ -269,7 +272,13 @@ class CallRace implements Watched {
   private honoursCancel(error: unknown): boolean {
     const abort = this.lazyAbort;
     if (this.answered?.outcome !== 'cancelled' || !abort?.aborted) return false;
-    return error === abort.reason || (error as { name?: unknown } | null)?.name === 'AbortError';
+    if (error === abort.reason) return true;
+    try {
+      return (error as { name?: unknown } | null)?.name === 'AbortError';
+    } catch {
+      // A thrown value whose `name` cannot be read (a Proxy whose traps throw) is not an AbortError: logged.
+      return false;
+    }
   }
 
   /** From now on the batch's cancellation ends this call at once; now, if it already came. */

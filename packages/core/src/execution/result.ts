@@ -1,6 +1,7 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { modelMessages } from './messages';
 import { isArray } from './echo';
+import type { JsonWriter } from './json-writer';
 import { MCP_BLOCK_TYPES, mcpBlockProblem, toClaudeBlock, type ResultBlock, type ToolResultContentBlock } from './result-blocks';
 
 type Content = ToolResultBlockParam['content'];
@@ -19,15 +20,16 @@ const BLOCK_TYPES = new Set(['text', 'image', 'document', 'search_result', ...MC
 
 /**
  * Turns what a tool method returned into `tool_result` content: a string as is, content blocks
- * as given, `undefined` as nothing, anything else as JSON; all of it within `limits`. Throws when
+ * as given, `undefined` as nothing, anything else as JSON (`writer`'s, the tool's own, when given:
+ * the same text); all of it within `limits`. Throws when
  * the value cannot be represented (circular, BigInt, a getter that throws, a malformed block);
  * the caller treats that as an internal error.
  */
-export function shapeResult(value: unknown, limits: ResultLimits): Content {
+export function shapeResult(value: unknown, limits: ResultLimits, writer?: JsonWriter): Content {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return capText(value, limits.maxChars);
   if (looksLikeBlocks(value)) return forClaude(capBlocks(copyBlocks(value), limits));
-  const json = JSON.stringify(value);
+  const json = writer ? writer.write(value) : JSON.stringify(value);
   if (json === undefined) throw new TypeError(`tool returned a value JSON cannot represent (${typeof value})`);
   return capText(json, limits.maxChars);
 }

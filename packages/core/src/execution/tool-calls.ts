@@ -31,12 +31,13 @@ export function readToolCalls(content: unknown, mayWrite: (name: unknown) => boo
 /**
  * The one call of content that is a single `tool_use` block, as `readToolCalls` reads it, without
  * the list: what most turns are. `undefined` for anything else (then `readToolCalls` decides).
+ * Its effect is left to the caller, which looks the tool up anyway.
  */
-export function readLoneCall(content: unknown, mayWrite: (name: unknown) => boolean): ScheduledCall | undefined {
+export function readLoneCall(content: unknown): ToolCall | undefined {
   if (!Array.isArray(content) || content.length !== 1) return undefined;
   const block = content[0] as { type?: unknown; id?: unknown; name?: unknown; input?: unknown } | null;
   if (typeof block !== 'object' || block === null || block.type !== 'tool_use') return undefined;
-  return { id: block.id as string, name: block.name as string, input: block.input, mayWrite: mayWrite(block.name) };
+  return { id: block.id as string, name: block.name as string, input: block.input };
 }
 
 /** The first id used by more than one call, with how many use it. */

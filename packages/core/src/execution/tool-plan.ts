@@ -26,12 +26,16 @@ export class ToolPlan {
   private direct: boolean;
   /** Made on the first call, as `validateInput` prepares a tool: a tool never called costs nothing. */
   private prepared: PreparedInput | undefined = undefined;
+  /** The property of a method's one `@Param`: its argument, passed without an arguments list. */
+  private readonly soleParam: string | undefined;
 
   constructor(
     readonly tool: RegisteredTool,
     readonly env: InvokeEnv,
   ) {
     this.direct = !env.needsContext && tool.options.guard === undefined;
+    const [first] = tool.parameters;
+    this.soleParam = tool.parameters.length === 1 && first.kind === 'param' ? first.property : undefined;
   }
 
   /** The answers of `execute` for `call` alone; `undefined` when it needs the general path. */
@@ -58,7 +62,9 @@ export class ToolPlan {
     const deadline = performance.now() + env.timeoutMs;
     let value: unknown;
     try {
-      value = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method].apply(tool.instance, bindArguments(tool.parameters, input, undefined));
+      const method = (tool.instance as Record<string, (...args: unknown[]) => unknown>)[tool.method];
+      const sole = this.soleParam;
+      value = sole === undefined ? method.apply(tool.instance, bindArguments(tool.parameters, input, undefined)) : method.call(tool.instance, (input as Record<string, unknown>)[sole]);
       if (!(value instanceof Promise)) {
         if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return Promise.resolve([this.returned(call, value)]);
         // Read once, as promise resolution would read it: a getter that throws fails this call alone.
@@ -69,7 +75,9 @@ export class ToolPlan {
     } catch (error) {
       return Promise.resolve([this.threw(call, error)]);
     }
-    return new Promise((resolve) => new PendingCall(this, call, deadline, value as Promise<unknown>, resolve));
+    const answers = new Promise<Answers>(captureResolve);
+    new PendingCall(this, call, deadline, value as Promise<unknown>, captured!);
+    return answers;
   }
 
   /** What the model reads for a returned value; an array (which may hold blocks) as `invokeTool` answers it. */
@@ -77,7 +85,7 @@ export class ToolPlan {
     const { tool, env } = this;
     try {
       if (isArray(value)) return answerFor(tool, call, env, { kind: 'returned', value }).result;
-      const content = shapeResult(value, env.result);
+      const content = shapeResult(value, env.result, env.json);
       return content === undefined ? { type: 'tool_result', tool_use_id: call.id } : { type: 'tool_result', tool_use_id: call.id, content };
     } catch (error) {
       return internalError(tool, call, env.logger, error, 'result').result;
@@ -92,6 +100,13 @@ export class ToolPlan {
     return answer(call, 'timeout', modelMessages.timedOut(this.env.timeoutMs, this.tool.effect === 'write')).result;
   }
 }
+
+// One executor for every pending call's promise, instead of a closure per call: it hands out the
+// promise's resolve, which the constructor of the `PendingCall` after it takes.
+let captured: ((answers: Answers) => void) | undefined;
+const captureResolve = (resolve: (answers: Answers) => void): void => {
+  captured = resolve;
+};
 
 /** A direct call whose method returned a promise: the first of the promise and its deadline answers. */
 class PendingCall implements Watched {

@@ -78,6 +78,22 @@ describe('a thrown value whose inspection throws fails its own call alone', () =
   });
 });
 
+describe('a call cancelled while its tool runs', () => {
+  it('is logged, not thrown, when the tool then rejects with a value whose name cannot be read', async () => {
+    const controller = new AbortController();
+    let reject: (error: unknown) => void = () => undefined;
+    const probe = new Probe({ t: () => new Promise((_, fail) => (reject = fail)) });
+    const pending = probeContainer(probe).execute([use('t', 'probe_read')], { auth: probe, signal: controller.signal });
+    await sleep(5);
+    controller.abort();
+    const [result] = await pending;
+    expect(result).toMatchObject({ tool_use_id: 't', is_error: true });
+    reject(trap());
+    await sleep(5);
+    expect(probe.logged.map((entry) => [entry.level, entry.message])).toEqual([['warn', 'toolwright: probe_read (t) failed after it was abandoned:']]);
+  });
+});
+
 describe('what reaches the model is capped', () => {
   const run = async (script: Script, options: Parameters<typeof probeContainer>[1] = {}) => {
     const probe = new Probe(script);

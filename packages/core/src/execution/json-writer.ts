@@ -1,0 +1,110 @@
+/** Characters `JSON.stringify` escapes in a string: one without any is written between quotes as it is. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Below this length a loop over the characters is quicker than the regular expression. */
+const SHORT_STRING = 64;
+
+/** Shapes (key lists) one writer keeps: a tool returns one or a few. */
+const MAX_SHAPES = 4;
+/** Keys of an object written from its parts; a larger object is the engine's. */
+const MAX_KEYS = 32;
+/** Characters of the quoted keys of one shape, so a writer holds little whatever a tool returns. */
+const MAX_SHAPE_CHARS = 1_024;
+
+/** The keys of an object, in order, with what precedes each value in the JSON text. */
+interface Shape {
+  keys: readonly string[];
+  /** `{"key":` for the first key, `,"key":` for the others. */
+  prefixes: readonly string[];
+}
+
+/**
+ * The JSON text of a value, exactly as `JSON.stringify(value)` writes it, for one tool's results.
+ * A tool answers with objects of the same few shapes, and for a small one (a status, a record)
+ * the engine's `JSON.stringify` costs more in getting started than in writing: so a plain object
+ * whose values are all strings, finite numbers, booleans or null, with the keys of a shape seen
+ * before, is written from its parts, each key quoted once per writer. Anything else (nested
+ * values, `undefined`, a `toJSON`, a class instance, a boxed primitive, more than a few shapes) is
+ * `JSON.stringify`'s, and so is a string with a character it escapes.
+ */
+export class JsonWriter {
+  private readonly shapes: Shape[] = [];
+
+  write(value: unknown): string | undefined {
+    if (typeof value === 'object' && value !== null) {
+      const text = this.flat(value as Record<string, unknown>);
+      if (text !== undefined) return text;
+    }
+    return JSON.stringify(value);
+  }
+
+  /** The text of a flat plain object of a known shape; `undefined` for anything else. */
+  private flat(value: Record<string, unknown>): string | undefined {
+    // A boxed primitive or a class instance is the engine's: its text is not its own keys'.
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if ((prototype !== Object.prototype && prototype !== null) || value.toJSON !== undefined) return undefined;
+    const keys = Object.keys(value);
+    const shape = this.shapeOf(keys);
+    if (shape === undefined) return undefined;
+    const { prefixes } = shape;
+    // Appended piece by piece: each `+=` makes one string, where building a part first makes two.
+    let text = '';
+    for (let i = 0; i < keys.length; i++) {
+      const item = value[keys[i]];
+      text += prefixes[i];
+      switch (typeof item) {
+        case 'string':
+          if (!writtenAsIs(item)) {
+            text += JSON.stringify(item);
+            break;
+          }
+          text += '"';
+          text += item;
+          text += '"';
+          break;
+        case 'number':
+          // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
+          text += Number.isFinite(item) ? String(item) : 'null';
+          break;
+        case 'boolean':
+          text += item ? 'true' : 'false';
+          break;
+        case 'object':
+          if (item !== null) return undefined;
+          text += 'null';
+          break;
+        default:
+          // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
+          return undefined;
+      }
+    }
+    return `${text}}`;
+  }
+
+  private shapeOf(keys: readonly string[]): Shape | undefined {
+    const { shapes } = this;
+    for (let s = 0; s < shapes.length; s++) if (sameKeys(shapes[s].keys, keys)) return shapes[s];
+    if (shapes.length >= MAX_SHAPES || keys.length === 0 || keys.length > MAX_KEYS) return undefined;
+    const prefixes = keys.map((key, i) => `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    if (prefixes.reduce((chars, prefix) => chars + prefix.length, 0) > MAX_SHAPE_CHARS) return undefined;
+    const shape = { keys, prefixes };
+    shapes.push(shape);
+    return shape;
+  }
+}
+
+function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
+  if (known.length !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) return false;
+  return true;
+}
+
+/** Whether `JSON.stringify` writes `text` between quotes with no character escaped. */
+function writtenAsIs(text: string): boolean {
+  if (text.length >= SHORT_STRING) return !ESCAPED.test(text);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Controls, `"` and `\`, and surrogates (a lone one is escaped; a pair is left to the engine).
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}

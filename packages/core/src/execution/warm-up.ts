@@ -1,0 +1,49 @@
+import type { ToolLogger } from '../context';
+import type { InputLimits } from '../validation/plain-input';
+import type { RegisteredTool } from './call.types';
+import { BatchCancellation } from './cancellation';
+import { invokeEnv, invokeTool } from './invoke';
+
+let warmed = false;
+
+const quiet: ToolLogger = { error: () => undefined, warn: () => undefined };
+
+class WarmUpInput {
+  key!: string;
+}
+
+/** A tool of toolwright's own with what the direct path leaves out: a `ToolContext`. */
+const warmUpTool: RegisteredTool = {
+  name: 'toolwright_warm_up',
+  effect: 'read',
+  definition: {
+    name: 'toolwright_warm_up',
+    input_schema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'], additionalProperties: false },
+  },
+  inputClass: WarmUpInput,
+  parameters: [
+    { kind: 'param', property: 'key' },
+    { kind: 'ctx' },
+  ],
+  // Checked by hand: warming up must not load Ajv.
+  inputCheck: Object.assign((input: unknown) => typeof (input as { key?: unknown }).key === 'string', { errors: null }),
+  instance: { run: (key: string) => ({ key }) },
+  method: 'run',
+  options: { effect: 'read' },
+};
+
+/**
+ * Runs the general call path (validation, `ToolContext`, race, result) once per process on a tool
+ * of its own when a container is built: V8 compiles a function on its first call, so otherwise the
+ * first call of each application tool that takes this path (a guard, a `@Ctx`) pays for compiling
+ * it, on a user's request. The call is synchronous from start to end: nothing of it is left behind
+ * (no promise, no timer, no tick), and nothing of it is seen (no user code, no event, no log).
+ * True the one time it runs.
+ */
+export function warmUpGeneralPath(limits: InputLimits): boolean {
+  if (warmed) return false;
+  warmed = true;
+  const env = invokeEnv(warmUpTool, { logger: quiet, timeoutMs: 60_000, limits, result: { maxChars: 100, maxMediaBlocks: 1, maxMediaChars: 100 }, maxMessageChars: 100 });
+  invokeTool(warmUpTool, { id: 'toolu_warm_up', name: warmUpTool.name, input: { key: 'warm' } }, env, { auth: undefined, cancellation: new BatchCancellation() });
+  return true;
+}
