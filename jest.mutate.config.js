@@ -12,6 +12,9 @@ process.env.FC_MODULE_PATH = require.resolve('fast-check');
 
 module.exports = {
   ...base,
+  // Only the test files that hold a test covering the mutant are loaded: see jest/mutate-test-files.js.
+  setupFilesAfterEnv: [...(base.setupFilesAfterEnv ?? []), '<rootDir>/jest/mutate-record-tests.js'],
+  testSequencer: '<rootDir>/jest/mutate-test-files.js',
   moduleNameMapper: { ...base.moduleNameMapper, '^fast-check$': '<rootDir>/jest/fast-check-capped.js' },
   transform: {
     ...base.transform,

@@ -13,7 +13,8 @@ export default {
   plugins: ['@stryker-mutator/jest-runner', '@stryker-mutator/typescript-checker'],
   testRunner: 'jest',
   checkers: ['typescript'],
-  tsconfigFile: 'tsconfig.json',
+  // Written by scripts/mutate/run.mjs: the module and its tests, not the whole workspace.
+  tsconfigFile: 'tsconfig.mutate.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),

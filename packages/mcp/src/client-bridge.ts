@@ -16,8 +16,12 @@ export function clientOf(server: Server, ctx: ServerContext, progressToken: stri
       ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
   }
   if (isLegacyEra(ctx) && server.getClientCapabilities()?.elicitation) {
+    // Related to the call, as the SDK's own approval shim sends its forms: over Streamable HTTP the
+    // form then travels on the call's own SSE stream (kept and replayed if it drops), not on the
+    // client's optional GET stream, which a client may open late or never (the form was lost).
+    const related = { relatedRequestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal };
     client.elicit = async (request: ElicitationRequest) => {
-      const answer = await ctx.mcpReq.elicitInput({ mode: 'form', message: request.message, requestedSchema: request.schema as never });
+      const answer = await ctx.mcpReq.elicitInput({ mode: 'form', message: request.message, requestedSchema: request.schema as never }, related);
       return answer.action === 'accept' ? { action: 'accept', content: (answer.content ?? {}) as Record<string, unknown> } : { action: answer.action };
     };
   }

@@ -1,30 +1,14 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createMcpServer } from '@toolwright/mcp';
-import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { RecordingLogger, httpClient, listen, textOf, until, verifier } from './support/clients';
-
-const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
+import { probeContainer } from './fixtures/probe-tools';
+import { httpClient, listen, textOf, until, verifier } from './support/clients';
+import { probeAuth as auth, probeSuite } from './support/probe-suite';
 
 describe('Streamable HTTP on loopback, stateful sessions', () => {
-  const log = new ProbeLog();
-  const toolLog = new RecordingLogger();
-  const server = createMcpServer(probeContainer(log, toolLog), { name: 'probe', version: '1.0.0', auth });
-  let http: Awaited<ReturnType<typeof listen>>;
-  let ana: Client;
-  let anonymous: Client;
-
-  beforeAll(async () => {
-    http = await listen(server);
-    ana = await httpClient(http.url, 't-ana');
-    anonymous = await httpClient(http.url);
-  });
-  afterAll(async () => {
-    await Promise.all([ana.close(), anonymous.close()]);
-    await http.close();
-  });
+  const s = probeSuite(httpClient);
+  const { log, toolLog } = s;
 
   it('lists the tools with annotations from the declared effect and @Tool hints', async () => {
-    const { tools } = await ana.listTools();
+    const { tools } = await s.ana.listTools();
     expect(tools.map((t) => t.name)).toEqual(['probe_read', 'probe_write', 'wait_for_cancel', 'refund', 'catalog']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.probe_read).toMatchObject({ title: 'Probe read', annotations: { readOnlyHint: true, openWorldHint: false } });
@@ -36,12 +20,12 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
   });
 
   it('answers a call with structuredContent and the same JSON as text', async () => {
-    const result = await ana.callTool({ name: 'probe_read', arguments: { label: 'one', ms: 0 } });
+    const result = await s.ana.callTool({ name: 'probe_read', arguments: { label: 'one', ms: 0 } });
     expect(result).toEqual({ content: [{ type: 'text', text: '{"label":"one"}' }], structuredContent: { label: 'one' } });
   });
 
   it('refuses invalid input with the validation message, as an isError result', async () => {
-    const result = await ana.callTool({ name: 'refund', arguments: { numero: '1001', extra: true } });
+    const result = await s.ana.callTool({ name: 'refund', arguments: { numero: '1001', extra: true } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Invalid input for refund:/);
     expect(textOf(result)).toMatch(/numero/);
@@ -49,45 +33,45 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
   });
 
   it('returns a ToolError as an isError result with its message', async () => {
-    const result = await ana.callTool({ name: 'catalog', arguments: {} });
+    const result = await s.ana.callTool({ name: 'catalog', arguments: {} });
     expect(result).toEqual({ content: [{ type: 'text', text: 'the catalog is offline; retry in 60 s' }], isError: true });
   });
 
   it('answers an unknown tool with the available names', async () => {
-    const result = await ana.callTool({ name: 'nope', arguments: {} });
+    const result = await s.ana.callTool({ name: 'nope', arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/Unknown tool "nope"\. Available tools: probe_read, probe_write/);
   });
 
   it('runs the guard on ctx.auth from the bearer token: allowed with it, refused without or for another customer', async () => {
-    await expect(ana.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toEqual({
+    await expect(s.ana.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toEqual({
       content: [{ type: 'text', text: '{"numero":"A-1001","by":"C-ana"}' }],
       structuredContent: { numero: 'A-1001', by: 'C-ana' },
     });
     const refused = { content: [{ type: 'text', text: 'Not allowed: refund refused this call.' }], isError: true };
-    await expect(anonymous.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toEqual(refused);
-    const bruno = await httpClient(http.url, 't-bruno');
+    await expect(s.anonymous.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toEqual(refused);
+    const bruno = await httpClient(s.http.url, 't-bruno');
     await expect(bruno.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toEqual(refused);
     await bruno.close();
   });
 
   it('answers 401 invalid_token to a token the verifier rejects or that has expired', async () => {
-    await expect(httpClient(http.url, 't-mallory')).rejects.toThrow(/invalid_token/);
-    await expect(httpClient(http.url, 't-expired')).rejects.toThrow(/invalid_token/);
+    await expect(httpClient(s.http.url, 't-mallory')).rejects.toThrow(/invalid_token/);
+    await expect(httpClient(s.http.url, 't-expired')).rejects.toThrow(/invalid_token/);
   });
 
   it('aborts ctx.signal on notifications/cancelled, and the session goes on', async () => {
     const controller = new AbortController();
-    const pending = ana.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
+    const pending = s.ana.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: controller.signal });
     await until(() => log.started.length === 1);
     controller.abort('the user pressed stop');
     await expect(pending).rejects.toThrow();
     await until(() => log.cancelled.length === 1);
     expect(log.cancelled).toEqual(log.started);
-    await expect(ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
+    await expect(s.ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
     // A cancellation the tool honoured (rejecting with an AbortError, as fetch does) is no failure: nothing in the container's or the handler's log.
     expect(toolLog.lines).toEqual([]);
-    expect(http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
+    expect(s.http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
   });
 
   it('runs concurrent reads of one session together and a write alone', async () => {
@@ -97,7 +81,7 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
       ['probe_write', 'w1'],
       ['probe_read', 'r3'],
     ];
-    await Promise.all(calls.map(([name, label]) => ana.callTool({ name, arguments: { label, ms: 30 } })));
+    await Promise.all(calls.map(([name, label]) => s.ana.callTool({ name, arguments: { label, ms: 30 } })));
     const span = (label: string) => log.spans.get(label)!;
     // The two reads overlap; the write overlaps nothing.
     expect(span('r1').start < span('r2').end! && span('r2').start < span('r1').end!).toBe(true);
@@ -107,7 +91,7 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
   });
 
   it('answers a request with an unknown Mcp-Session-Id with 404', async () => {
-    const response = await fetch(http.url, {
+    const response = await fetch(s.http.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),

@@ -1,14 +1,12 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpServer } from '@toolwright/mcp';
-import { ProbeLog, probeContainer, type Session } from './fixtures/probe-tools';
-import { RecordingLogger, listen, textOf, until } from './support/clients';
+import { probeContainer } from './fixtures/probe-tools';
+import { textOf, until } from './support/clients';
+import { probeSuite } from './support/probe-suite';
 
 // The promises of the MCP guide on 2026-07-28, the stateless revision, through the official v2
 // client: what http.test.ts shows on 2025-11-25 sessions, here per request, with the write order
 // kept per principal (the revision has no sessions to keep it in). Results carry the revision's
 // _meta (serverInfo) beside what the older revision sends, hence toMatchObject.
-
-const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
 
 async function modernClient(url: URL, token?: string): Promise<Client> {
   const client = new Client({ name: 'v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -18,25 +16,11 @@ async function modernClient(url: URL, token?: string): Promise<Client> {
 }
 
 describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
-  const log = new ProbeLog();
-  const toolLog = new RecordingLogger();
-  const server = createMcpServer(probeContainer(log, toolLog), { name: 'probe', version: '1.0.0', auth });
-  let http: Awaited<ReturnType<typeof listen>>;
-  let ana: Client;
-  let anonymous: Client;
-
-  beforeAll(async () => {
-    http = await listen(server);
-    ana = await modernClient(http.url, 't-ana');
-    anonymous = await modernClient(http.url);
-  });
-  afterAll(async () => {
-    await Promise.all([ana.close(), anonymous.close()]);
-    await http.close();
-  });
+  const s = probeSuite(modernClient);
+  const { log, toolLog } = s;
 
   it('lists the tools with annotations, the same input schema and the output schema', async () => {
-    const { tools } = await ana.listTools();
+    const { tools } = await s.ana.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.probe_read).toMatchObject({ title: 'Probe read', annotations: { readOnlyHint: true, openWorldHint: false } });
     expect(byName.refund.inputSchema).toEqual(probeContainer().definitions().find((d) => d.name === 'refund')!.input_schema);
@@ -44,41 +28,41 @@ describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
   });
 
   it('answers with structuredContent; invalid input, a ToolError and an unknown tool as isError results', async () => {
-    await expect(ana.callTool({ name: 'probe_read', arguments: { label: 'one', ms: 0 } })).resolves.toMatchObject({
+    await expect(s.ana.callTool({ name: 'probe_read', arguments: { label: 'one', ms: 0 } })).resolves.toMatchObject({
       content: [{ type: 'text', text: '{"label":"one"}' }],
       structuredContent: { label: 'one' },
     });
-    const invalid = await ana.callTool({ name: 'refund', arguments: { numero: '1001', extra: true } });
+    const invalid = await s.ana.callTool({ name: 'refund', arguments: { numero: '1001', extra: true } });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toBe('Invalid input for refund:\n- extra: unknown field; remove it\n- numero: must match /^A-\\d{4}$/. Got: "1001"\nFix the input and try again.');
-    await expect(ana.callTool({ name: 'catalog', arguments: {} })).resolves.toMatchObject({ content: [{ type: 'text', text: 'the catalog is offline; retry in 60 s' }], isError: true });
-    const unknown = await ana.callTool({ name: 'nope', arguments: {} });
+    await expect(s.ana.callTool({ name: 'catalog', arguments: {} })).resolves.toMatchObject({ content: [{ type: 'text', text: 'the catalog is offline; retry in 60 s' }], isError: true });
+    const unknown = await s.ana.callTool({ name: 'nope', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/Unknown tool "nope"\. Available tools: probe_read, probe_write/);
   });
 
   it('runs the guard on ctx.auth from the bearer token of each request', async () => {
-    await expect(ana.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toMatchObject({ structuredContent: { numero: 'A-1001', by: 'C-ana' } });
+    await expect(s.ana.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toMatchObject({ structuredContent: { numero: 'A-1001', by: 'C-ana' } });
     const refused = { content: [{ type: 'text', text: 'Not allowed: refund refused this call.' }], isError: true };
-    await expect(anonymous.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toMatchObject(refused);
-    const bruno = await modernClient(http.url, 't-bruno');
+    await expect(s.anonymous.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toMatchObject(refused);
+    const bruno = await modernClient(s.http.url, 't-bruno');
     await expect(bruno.callTool({ name: 'refund', arguments: { numero: 'A-1001' } })).resolves.toMatchObject(refused);
     await bruno.close();
-    await expect(modernClient(http.url, 't-mallory')).rejects.toThrow(/invalid_token|401/);
+    await expect(modernClient(s.http.url, 't-mallory')).rejects.toThrow(/invalid_token|401/);
   });
 
   it('aborts ctx.signal when the client cancels, and serves the next request', async () => {
     const controller = new AbortController();
     const before = log.cancelled.length;
-    const pending = ana.callTool({ name: 'wait_for_cancel', arguments: {} }, { signal: controller.signal });
+    const pending = s.ana.callTool({ name: 'wait_for_cancel', arguments: {} }, { signal: controller.signal });
     await until(() => log.started.length > log.cancelled.length);
     controller.abort('the user pressed stop');
     await expect(pending).rejects.toThrow();
     await until(() => log.cancelled.length === before + 1);
-    await expect(ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
+    await expect(s.ana.callTool({ name: 'probe_write', arguments: { label: 'after-cancel', ms: 0 } })).resolves.toMatchObject({ structuredContent: { label: 'after-cancel' } });
     // The tool honoured it with an AbortError, as fetch does: no failure in the container's or the handler's log.
     expect(toolLog.lines).toEqual([]);
-    expect(http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
+    expect(s.http.logger.lines.join('\n')).not.toMatch(/AbortError|\n\s+at /);
   });
 
   it("keeps one principal's order across requests (reads together, a write alone) and does not hold another principal's calls", async () => {
@@ -88,8 +72,8 @@ describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
       ['probe_write', 'm-w1'],
       ['probe_read', 'm-r3'],
     ];
-    const bruno = await modernClient(http.url, 't-bruno');
-    const ours = Promise.all(calls.map(([name, label]) => ana.callTool({ name, arguments: { label, ms: 40 } })));
+    const bruno = await modernClient(s.http.url, 't-bruno');
+    const ours = Promise.all(calls.map(([name, label]) => s.ana.callTool({ name, arguments: { label, ms: 40 } })));
     await until(() => log.spans.has('m-w1'));
     // Bruno's read runs while Ana's write does: the order is per principal.
     await bruno.callTool({ name: 'probe_read', arguments: { label: 'm-other', ms: 0 } });

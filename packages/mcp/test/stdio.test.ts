@@ -87,23 +87,31 @@ describe('stdio: the examples MCP server as a child process', () => {
   });
 });
 
-/** The entry point on raw pipes: what a broken or hostile client may write. */
-function spawnRaw(latencyMs = 0) {
-  const child = spawn(process.execPath, [MAIN], { env: { ...getDefaultEnvironment(), TOOLWRIGHT_LATENCY_MS: String(latencyMs) }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** A stdio server on raw pipes (the examples' entry point by default): what a broken or hostile client may write. */
+function spawnRaw(latencyMs = 0, main = MAIN) {
+  const child = spawn(process.execPath, [main], { env: { ...getDefaultEnvironment(), TOOLWRIGHT_LATENCY_MS: String(latencyMs) }, stdio: ['pipe', 'pipe', 'pipe'] });
   const messages: any[] = [];
+  const notJson: string[] = [];
   let buffered = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
-      messages.push(JSON.parse(buffered.slice(0, end)));
+      const line = buffered.slice(0, end);
+      try {
+        messages.push(JSON.parse(line));
+      } catch {
+        notJson.push(line);
+      }
       buffered = buffered.slice(end + 1);
     }
   });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   const send = (line: string) => child.stdin.write(`${line}\n`);
   send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
   send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-  return { child, messages, exited, send };
+  return { child, messages, notJson, stderr: () => stderr, exited, send };
 }
 
 describe('stdio: raw pipes', () => {
@@ -117,6 +125,7 @@ describe('stdio: raw pipes', () => {
       await until(() => raw.messages.some((m) => m.id === 1));
       expect(raw.messages.find((m) => m.id === 1).result.tools.length).toBeGreaterThan(0);
       expect(raw.messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+      expect(raw.notJson).toEqual([]);
     } finally {
       raw.child.kill();
     }
@@ -124,9 +133,31 @@ describe('stdio: raw pipes', () => {
 
   it('exits when stdin ends, even with a call in flight', async () => {
     const raw = spawnRaw(400);
-    await until(() => raw.messages.some((m) => m.id === 0));
-    raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'buscar_pedido', arguments: { numero: 'A-1001' } } }));
-    raw.child.stdin.end();
-    await expect(raw.exited).resolves.toBe(0);
+    try {
+      await until(() => raw.messages.some((m) => m.id === 0));
+      raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'buscar_pedido', arguments: { numero: 'A-1001' } } }));
+      raw.child.stdin.end();
+      await expect(raw.exited).resolves.toBe(0);
+    } finally {
+      // A server that does not exit must not outlive the test (and hold jest open).
+      raw.child.kill();
+    }
+  });
+
+  it('keeps stdout for the protocol when a tool writes there: console.log and process.stdout.write go to stderr', async () => {
+    const raw = spawnRaw(0, path.resolve(__dirname, 'fixtures/noisy-stdio-server.js'));
+    try {
+      raw.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', arguments: {} } }));
+      await until(() => raw.messages.some((m) => m.id === 1));
+      expect(raw.messages.find((m) => m.id === 1).result.structuredContent).toEqual({ done: true });
+      expect(raw.notJson).toEqual([]);
+      expect(raw.messages.map((m) => m.id)).toEqual([0, 1]);
+      await until(() => raw.stderr().includes('a raw process.stdout.write without a newline'));
+      expect(raw.stderr()).toContain('console.log after serveStdio, before any request');
+      expect(raw.stderr()).toContain('console.log from the tool');
+      expect(raw.stderr()).toContain("note: 'console.info from the tool'");
+    } finally {
+      raw.child.kill();
+    }
   });
 });

@@ -9,6 +9,18 @@ describe('InMemoryRunStore', () => {
     await checkClaimAndJournalInterleavings((options) => new InMemoryRunStore(options), 1_000);
   });
 
+  it('refuses a lease or a clock it cannot use, naming the store and the option', () => {
+    for (const claimLeaseMs of [0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new InMemoryRunStore({ claimLeaseMs })).toThrow(
+        new RangeError(`InMemoryRunStore: claimLeaseMs must be a whole number of milliseconds >= 1, got ${claimLeaseMs}.`),
+      );
+    }
+    expect(() => new InMemoryRunStore({ clock: 1_700_000_000_000 as unknown as () => number })).toThrow(
+      new TypeError('InMemoryRunStore: clock must be a function returning milliseconds since the epoch (like Date.now).'),
+    );
+    expect(new InMemoryRunStore({ claimLeaseMs: 1 }).claimLeaseMs).toBe(1);
+  });
+
   it('keeps one store’s runs from another’s', async () => {
     const a = new InMemoryRunStore();
     const b = new InMemoryRunStore();

@@ -73,6 +73,29 @@ describe('@ValidateNested() without @Type', () => {
   });
 });
 
+describe('class instances held by a record, where class-validator does not walk', () => {
+  class Book {
+    @ValidateNested() addresses!: Record<string, Address>;
+  }
+  const schema = object({ addresses: { type: 'object', additionalProperties: ADDRESS_SCHEMA } }, ['addresses']);
+  const plan: InstancePlan = {
+    properties: { addresses: { shape: 'Addresses' } },
+    shapes: { Addresses: { additional: { shape: 'Address' } }, Address: { class: Address } },
+  };
+
+  it("runs each held instance's decorators and names the failing field under the keys that lead to it", async () => {
+    const { error, received } = await call(Book, schema, { addresses: { home: { street: 'Rua A 1' }, work: { street: 'Rua B' } } }, plan);
+    expect(error).toMatch(/^Invalid input for probe:\n- addresses\.work\.street: must contain a house number\. .*Got: "Rua B"\nFix the input and try again\.$/);
+    expect(received).toBeUndefined();
+  });
+
+  it('hands the method the instances when every one passes', async () => {
+    const { error, received } = await call(Book, schema, { addresses: { home: { street: 'Rua A 1' } } }, plan);
+    expect(error).toBeUndefined();
+    expect(received.addresses.home).toBeInstanceOf(Address);
+  });
+});
+
 describe('multipleOf on decimals', () => {
   class Price {
     @Allow() unitPrice!: number;
@@ -135,6 +158,7 @@ describe('@IsOptional() dueAt?: Date', () => {
   it('reads a leap second as the last millisecond of its minute, lower-case t and z as T and Z', async () => {
     expect((await call(Task, schema, { dueAt: '2016-12-31T23:59:60Z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
     expect((await call(Task, schema, { dueAt: '2016-12-31T23:59:60.5Z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
+    expect((await call(Task, schema, { dueAt: '2016-12-31T23:59:60.123456Z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
     expect((await call(Task, schema, { dueAt: '2017-01-01T00:59:60+01:00' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
     expect((await call(Task, schema, { dueAt: '2016-12-31 23:59:60z' }, plan)).received.dueAt.toISOString()).toBe('2016-12-31T23:59:59.999Z');
     expect((await call(Task, schema, { dueAt: '2024-05-06t07:08:09z' }, plan)).received.dueAt.toISOString()).toBe('2024-05-06T07:08:09.000Z');
@@ -273,6 +297,71 @@ describe('conversions the plan names', () => {
   it('reports class-validator failures in the same one-line economy', async () => {
     const { error } = await call(Settings, schema, { tag: 'ABC' }, plan);
     expect(error).toBe('Invalid input for probe:\n- tag: must match /^[a-z]+$/ regular expression. Got: "ABC"\nFix the input and try again.');
+  });
+});
+
+describe('conversions inside arrays, tuples, records and plain objects', () => {
+  class Booking {
+    @Allow() days!: Date[];
+    @Allow() window!: [Date, string];
+    @Allow() slot!: { at: Date; room: string };
+    @Allow() reminders!: Record<string, Date>;
+    @Allow() notes!: string[];
+  }
+  const dateTime = { type: 'string', format: 'date-time' };
+  const schema = object({
+    days: { type: 'array', items: dateTime },
+    window: { type: 'array', prefixItems: [dateTime, { type: 'string' }], items: false, minItems: 2, maxItems: 2 },
+    slot: object({ at: dateTime, room: { type: 'string' } }, ['at', 'room']),
+    reminders: { type: 'object', additionalProperties: dateTime },
+    notes: { type: 'array', items: { type: 'string' } },
+  });
+  // What tools-codegen plans for these types: a shape with no class is a plain object type.
+  const plan: InstancePlan = {
+    properties: { days: { array: 'date' }, window: { tuple: ['date', 'json'] }, slot: { shape: 'Slot' }, reminders: { shape: 'Reminders' }, notes: { array: 'json' } },
+    shapes: { Slot: { properties: { at: 'date' } }, Reminders: { additional: 'date' } },
+  };
+  const A = '2024-05-06T07:08:09Z';
+  const B = '2024-05-07T08:09:10Z';
+
+  it('hands the method a Date for every date-time the type holds, and the rest as sent', async () => {
+    const input = { days: [A, B], window: [A, 'morning'], slot: { at: B, room: 'R2' }, reminders: { eve: A, toString: B }, notes: ['bring ID'] };
+    const { error, received } = await call(Booking, schema, input, plan);
+    expect(error).toBeUndefined();
+    expect(received.days).toEqual([new Date(A), new Date(B)]);
+    expect(received.window).toEqual([new Date(A), 'morning']);
+    expect(received.slot).toEqual({ at: new Date(B), room: 'R2' });
+    expect(Object.getPrototypeOf(received.slot)).toBe(Object.prototype);
+    expect({ ...received.reminders }).toEqual({ eve: new Date(A), toString: new Date(B) });
+    expect(received.notes).toEqual(['bring ID']);
+  });
+
+  it('answers a plan naming a shape it does not define as an internal error, and tells the developer to regenerate', async () => {
+    const errors: unknown[][] = [];
+    class Tools {
+      @Tool({ name: 'probe', effect: 'read' })
+      probe(@Input() value: object) {
+        return value;
+      }
+    }
+    const manifest = defineToolManifest([
+      {
+        provider: Tools,
+        method: 'probe',
+        definition: { name: 'probe', description: 'Probes validation.', input_schema: schema },
+        effect: 'read',
+        inputClass: Booking,
+        parameters: [{ kind: 'input' }],
+        instancePlan: { properties: { slot: { shape: 'Slot' } } },
+      },
+    ]);
+    const logger = { error: (...args: unknown[]) => errors.push(args), warn: () => undefined };
+    const container = new ToolContainer({ manifest, providers: [new Tools()], logger });
+    const [answer] = await container.execute([toolUse('toolu_1', 'probe', { slot: { at: A, room: 'R2' } })]);
+    expect(answer.is_error).toBe(true);
+    expect(errors).toEqual([
+      ['toolwright: tool probe (toolu_1) failed during validation:', new Error('instance plan: shape "Slot" is not defined; regenerate the manifest with tools-codegen.')],
+    ]);
   });
 });
 
