@@ -60,7 +60,8 @@ export class InMemoryRunStore implements RunStore {
     if (!row) throw RunClaimError.unknownRun(runId);
     const { state } = read(row);
     if (state.status === 'finished') throw RunClaimError.finished(runId);
-    if (state.status === 'running' && row.leaseExpiresAt !== undefined && row.leaseExpiresAt > this.clock()) {
+    // Only a running row holds a lease (`write`, `renew`), so a lease alive is a claim held.
+    if (row.leaseExpiresAt !== undefined && row.leaseExpiresAt > this.clock()) {
       throw RunClaimError.claimed(runId, row.leaseExpiresAt);
     }
     if (options.expectedRevision !== undefined && options.expectedRevision !== row.revision) {

@@ -31,7 +31,7 @@ export interface ScheduleOptions {
 export async function runSchedule(
   calls: readonly ScheduledCall[],
   options: ScheduleOptions,
-  results: CallResult[] = new Array(calls.length),
+  results: CallResult[],
 ): Promise<CallResult[]> {
   let failedWrite: ScheduledCall | undefined;
 
@@ -54,11 +54,8 @@ export async function runSchedule(
   // would leave calls without a result.
   const limit = Math.max(1, Math.floor(options.maxConcurrency) || 1);
   for (const [start, end] of segments(calls)) {
+    // A segment of one call (each write) gets one worker, which runs it alone.
     const width = Math.min(limit, end - start);
-    if (width === 1) {
-      for (let index = start; index < end; index++) await runOne(index);
-      continue;
-    }
     let next = start;
     const worker = async () => {
       while (next < end) await runOne(next++);

@@ -2,7 +2,11 @@ import type { Class, InstancePlan, ShapePlan, ValuePlan } from '../manifest/mani
 
 type Convert = (value: unknown) => unknown;
 
-/** The input object, from JSON that already passed the schema check, into the method's value. */
+/**
+ * The input object, from JSON that already passed `checkPlainInput` (which refuses a `__proto__`
+ * key at any depth, so assigning each key cannot reach a prototype) and the schema check, into
+ * the method's value.
+ */
 export type BuildInstance = (input: object) => object;
 
 const keep: Convert = (value) => value;
@@ -11,7 +15,7 @@ const keep: Convert = (value) => value;
  * Turns an instance plan into one function, made once per tool: a walk that visits each value of
  * the input once (linear in its size, where class-transformer is quadratic in the key count),
  * converting only what the plan names. Keys are copied whatever they are called: a JSON key
- * `toString` is data, never dropped and never a way into a prototype.
+ * `toString` is data, never dropped; `__proto__` never arrives (see `BuildInstance`).
  */
 export function instanceBuilder(inputClass: Class, plan: InstancePlan | undefined): BuildInstance {
   const shapes = plan?.shapes ?? {};
@@ -55,8 +59,7 @@ function shapeConverter(shape: ShapePlan, valueConverter: (plan: ValuePlan) => C
     for (const key of Object.keys(value)) {
       const convert = properties.get(key) ?? additional ?? keep;
       const converted = convert((value as Record<string, unknown>)[key]);
-      if (key === '__proto__') Object.defineProperty(target, key, { value: converted, writable: true, enumerable: true, configurable: true });
-      else target[key] = converted;
+      target[key] = converted;
     }
     return target;
   };

@@ -490,7 +490,7 @@ describe('runSchedule with options no container would pass', () => {
   };
 
   it.each([NaN, 0, -2, 1.5])('maxConcurrency %p still runs and answers every call', async (maxConcurrency) => {
-    const results = await runSchedule(calls, { ...options, maxConcurrency, onWriteFailure: 'continue' });
+    const results = await runSchedule(calls, { ...options, maxConcurrency, onWriteFailure: 'continue' }, []);
     expect(results.map((r) => r.result.content)).toEqual(['w', 'r1', 'r2']);
   });
 
@@ -505,7 +505,7 @@ describe('runSchedule with options no container would pass', () => {
   });
 
   it("an onWriteFailure that is neither 'halt' nor 'continue' halts: the safe side", async () => {
-    const results = await runSchedule(calls, { ...options, maxConcurrency: 2, onWriteFailure: 'stop' as 'halt' });
+    const results = await runSchedule(calls, { ...options, maxConcurrency: 2, onWriteFailure: 'stop' as 'halt' }, []);
     expect(results.map((r) => r.outcome)).toEqual(['tool_error', 'not_executed', 'not_executed']);
   });
 });
