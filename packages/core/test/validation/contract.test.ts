@@ -282,6 +282,24 @@ describe('conversions the plan names', () => {
     expect((await call(Due, dueSchema, { due: '2024-05-06T07:08:09Z' }, duePlan)).received.due).toBeInstanceOf(Date);
   });
 
+  it('assigns each key to the instance, so a setter of the class receives the converted value', async () => {
+    class Booking {
+      #starts?: Date;
+      /** Kept as the setter leaves it: the start of the hour. */
+      @IsDate() set starts(value: Date) {
+        this.#starts = new Date(Math.floor(value.getTime() / 3_600_000) * 3_600_000);
+      }
+      get starts(): Date {
+        return this.#starts!;
+      }
+    }
+    const bookingSchema = object({ starts: { type: 'string', format: 'date-time' } }, ['starts']);
+    const { error, received } = await call(Booking, bookingSchema, { starts: '2024-05-06T07:08:09Z' }, { properties: { starts: 'date' } });
+    expect(error).toBeUndefined();
+    expect(received.starts.toISOString()).toBe('2024-05-06T07:00:00.000Z');
+    expect(Object.getOwnPropertyNames(received)).toEqual([]);
+  });
+
   it('turns a URI into a URL', async () => {
     const { received } = await call(Settings, schema, { home: 'https://example.com/a?b=1' }, plan);
     expect(received.home).toBeInstanceOf(URL);
