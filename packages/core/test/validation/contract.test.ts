@@ -94,6 +94,29 @@ describe('class instances held by a record, where class-validator does not walk'
     expect(error).toBeUndefined();
     expect(received.addresses.home).toBeInstanceOf(Address);
   });
+
+  it('runs them also when the class around the record carries only a whitelist, which alone would not need class-validator', async () => {
+    class Shelf {
+      @Allow() addresses!: Record<string, Address>;
+    }
+    const { error, received } = await call(Shelf, schema, { addresses: { work: { street: 'Rua B' } } }, plan);
+    expect(error).toMatch(/^Invalid input for probe:\n- addresses\.work\.street: must contain a house number\. /);
+    expect(received).toBeUndefined();
+  });
+});
+
+describe('decorators given groups', () => {
+  // The boundary validates with no groups, as class-validator does by default: a decorator's
+  // groups do not switch it off, even on a class that otherwise carries only a whitelist.
+  class Label {
+    @Allow() @Matches(/^[a-z]+$/, { groups: ['strict'] }) tag!: string;
+  }
+  const schema = object({ tag: { type: 'string' } }, ['tag']);
+
+  it('still applies them', async () => {
+    expect((await call(Label, schema, { tag: 'ABC' })).error).toBe('Invalid input for probe:\n- tag: must match /^[a-z]+$/ regular expression. Got: "ABC"\nFix the input and try again.');
+    expect((await call(Label, schema, { tag: 'abc' })).error).toBeUndefined();
+  });
 });
 
 describe('multipleOf on decimals', () => {
