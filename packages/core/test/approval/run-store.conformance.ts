@@ -208,6 +208,16 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       await expect(runs.claim(state.runId)).resolves.toMatchObject({ revision: held.revision + 1 });
     });
 
+    it('gives a run that is not running no claim when renewed: a heartbeat after the pause does not hold off the resume', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const held = await runs.claim(state.runId);
+      const paused = await runs.save({ ...held.state, status: 'pending' }, held.revision);
+      await runs.renew(state.runId, paused.revision);
+      await expect(runs.claim(state.runId)).resolves.toMatchObject({ revision: paused.revision + 1 });
+    });
+
     it('refuses to renew a claim another process took over, or a run it does not have', async () => {
       const runs = store();
       const state = pausedRun();
