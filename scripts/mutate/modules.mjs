@@ -46,6 +46,13 @@ export const modules = [
       'loop/stop-reasons.test.ts',
       'loop/claude-features.test.ts',
       'approval/approval-loop.test.ts',
+      // The journaled paths (a read's journal write failing, one `execute` per read of a stored
+      // run, resumes with preset results) and eager reads beside approvals run only in these.
+      'approval/eager-approval.test.ts',
+      'approval/exactly-once.properties.test.ts',
+      'approval/store-failures.test.ts',
+      'interop/server-sent-events.test.ts',
+      'loop/lesson.test.ts',
     ),
   },
   {
