@@ -53,6 +53,7 @@ export const modules = [
       'approval/store-failures.test.ts',
       'interop/server-sent-events.test.ts',
       'loop/lesson.test.ts',
+      'loop/turn-calls.test.ts',
     ),
   },
   {
@@ -70,7 +71,21 @@ export const modules = [
   {
     name: 'engine',
     mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts'],
-    tests: core('approval/approval-loop.test.ts', 'approval/exactly-once.properties.test.ts', 'approval/in-memory-run-store.test.ts', 'loop/stream-tool-loop.test.ts'),
+    tests: core(
+      'approval/approval-loop.test.ts',
+      'approval/exactly-once.properties.test.ts',
+      'approval/in-memory-run-store.test.ts',
+      'approval/eager-approval.test.ts',
+      'approval/store-failures.test.ts',
+      'loop/stream-tool-loop.test.ts',
+      'loop/turn-calls.test.ts',
+      'loop/limits.test.ts',
+      'loop/stop-reasons.test.ts',
+      'loop/conversation-integrity.test.ts',
+      'loop/errors.test.ts',
+      'loop/claude-features.test.ts',
+      'loop/prompt-cache.test.ts',
+    ),
   },
   {
     name: 'pg-store',

@@ -1,0 +1,251 @@
+import 'reflect-metadata';
+import { IsString } from 'class-validator';
+import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
+import { replayClient } from '../approval/fixtures/refunds';
+import { ShopTools, Timeline, shopManifest, type Wait } from './fixtures/shop-tools';
+import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
+
+// How the calls of one assistant message are scheduled and answered (loop/turn-calls.ts), seen
+// from the loop: what runs, with which signal, in which segments, and what the stream reports.
+
+afterEach(closeServers);
+
+function shop(wait?: Wait, fails?: (toolUseId: string) => boolean) {
+  const timeline = new Timeline();
+  return { timeline, tools: new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, wait, fails)] }) };
+}
+
+async function collect(stream: AsyncIterable<ToolStreamEvent>): Promise<ToolStreamEvent[]> {
+  const events: ToolStreamEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+/** Resolves when its signal aborts, or after `ms` (so that a wrong run ends, and fails, in bounded time). */
+const untilAborted = (ms: number): Wait => (_id, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+describe('onWriteFailure', () => {
+  test("context.onWriteFailure 'continue': the write after a failed write still runs", async () => {
+    const { timeline, tools } = shop(undefined, (id) => id === 'toolu_01');
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X2' })),
+      turn('end_turn', text('Uma reservada.')),
+    ]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1 e X2.', tools, context: { onWriteFailure: 'continue' } });
+
+    expect(timeline.find('write_failed', 'toolu_01')).toBeDefined();
+    expect(timeline.find('write_end', 'toolu_02')).toBeDefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([true, false]);
+    expectValidTranscript(run.messages);
+  });
+
+  test("the container's default 'continue' holds in the loop too", async () => {
+    const timeline = new Timeline();
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, undefined, (id) => id === 'toolu_01')], defaults: { onWriteFailure: 'continue' } });
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X2' })),
+      turn('end_turn', text('Uma reservada.')),
+    ]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1 e X2.', tools });
+
+    expect(timeline.find('write_end', 'toolu_02')).toBeDefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([true, false]);
+  });
+});
+
+describe('the run signal', () => {
+  test('aborting the run while a committed write runs cancels that write, which then counts as failed: the read after it does not start', async () => {
+    const controller = new AbortController();
+    // The write, once started, is where the run gets aborted; it then waits for its signal (or 3 s).
+    const wait: Wait = (id, signal) => {
+      if (id === 'toolu_01') setImmediate(() => controller.abort());
+      return untilAborted(3_000)(id, signal);
+    };
+    const { timeline, tools } = shop(wait);
+    const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }))]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools, signal: controller.signal });
+
+    expect(run.stopReason).toBe('aborted');
+    expect(timeline.find('write_aborted', 'toolu_01')).toBeDefined();
+    expect(timeline.find('read_start', 'toolu_02')).toBeUndefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.content)).toEqual([
+      'Cancelled while running; whether this write took effect is unknown.',
+      'Not executed: an earlier call in this batch (reservar, toolu_01) failed.',
+    ]);
+    expectValidTranscript(run.messages);
+  });
+
+  test('a run of many turns keeps few abort listeners on any signal (Node warns past 10: MaxListenersExceededWarning)', async () => {
+    // Node reports that warning on the real process, which a test cannot listen to: count instead.
+    const live = new Map<EventTarget, number>();
+    let most = 0;
+    const add = EventTarget.prototype.addEventListener;
+    const remove = EventTarget.prototype.removeEventListener;
+    const added = jest.spyOn(EventTarget.prototype, 'addEventListener').mockImplementation(function (this: EventTarget, type, listener, options) {
+      if (type === 'abort') {
+        live.set(this, (live.get(this) ?? 0) + 1);
+        most = Math.max(most, live.get(this)!);
+      }
+      return add.call(this, type, listener, options);
+    });
+    const removed = jest.spyOn(EventTarget.prototype, 'removeEventListener').mockImplementation(function (this: EventTarget, type, listener, options) {
+      if (type === 'abort') live.set(this, (live.get(this) ?? 1) - 1);
+      return remove.call(this, type, listener, options);
+    });
+    try {
+      const { client } = await scripted([
+        ...Array.from({ length: 14 }, (_, i) => turn('tool_use', toolUse(`toolu_${i}`, 'ler_estoque', { sku: `X${i}` }))),
+        turn('end_turn', text('Pronto.')),
+      ]);
+      const run = await runToolLoop({ client, model: MODEL, prompt: 'Estoque de tudo.', tools: shop().tools, maxTurns: 20, signal: new AbortController().signal });
+      expect(run).toMatchObject({ stopReason: 'end_turn', turns: 15 });
+    } finally {
+      added.mockRestore();
+      removed.mockRestore();
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('segments after the first write', () => {
+  test('the reads after a write run together, as one segment, once the write is done', async () => {
+    // Each read waits for the other to start (or 2 s): run one after the other, the first ends before the second starts.
+    const started = new Set<string>();
+    let bothStarted!: () => void;
+    const both = new Promise<void>((resolve) => (bothStarted = resolve));
+    const wait: Wait = (id) => {
+      if (id === 'toolu_01') return Promise.resolve();
+      started.add(id);
+      if (started.size === 2) bothStarted();
+      return Promise.race([both, new Promise<void>((resolve) => setTimeout(resolve, 2_000))]);
+    };
+    const { timeline, tools } = shop(wait);
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_03', 'ler_preco', { sku: 'X1' })),
+      turn('end_turn', text('Pronto.')),
+    ]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools });
+
+    const seq = (what: string, id: string) => timeline.find(what, id)!.seq;
+    expect(seq('write_end', 'toolu_01')).toBeLessThan(seq('read_start', 'toolu_02'));
+    expect(seq('read_start', 'toolu_03')).toBeLessThan(seq('read_end', 'toolu_02'));
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([false, false, false]);
+  });
+});
+
+describe('tool_end', () => {
+  test('says isError for a call that failed, and a duration within the run', async () => {
+    const { tools } = shop(undefined, (id) => id === 'toolu_02');
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' })),
+      turn('end_turn', text('Não deu.')),
+    ]);
+
+    const before = Date.now();
+    const events = await collect(streamToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools }));
+    const elapsed = Date.now() - before;
+
+    const ends = events.flatMap((e) => (e.type === 'tool_end' ? [e] : []));
+    expect(ends.map((e) => [e.toolUseId, e.outcome, e.isError])).toEqual([
+      ['toolu_01', 'ok', false],
+      ['toolu_02', 'tool_error', true],
+    ]);
+    for (const end of ends) {
+      expect(end.durationMs).toBeGreaterThanOrEqual(0);
+      expect(end.durationMs).toBeLessThanOrEqual(elapsed);
+    }
+  });
+});
+
+describe('a call refused for its input, under approval', () => {
+  test('is answered with the refusal and never put to a person: the run does not pause on it', async () => {
+    const timeline = new Timeline();
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline)], approval: 'writes' });
+    const client = replayClient((messages) =>
+      messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('Não deu.')) : turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X\u0000' })),
+    );
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve.', tools, store: new InMemoryRunStore() });
+
+    expect(run.stopReason).toBe('end_turn');
+    expect(run.pending).toBeUndefined();
+    expect(timeline.find('write_start')).toBeUndefined();
+    expect(resultsAt(run.messages, 2)).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_01', is_error: true, content: expect.stringMatching(/^Not executed: the input holds a NUL character/) }]);
+  });
+});
+
+class Ledger {
+  ran: string[] = [];
+
+  /** A read whose approval rule throws for the account "broken" (and needs no person otherwise). */
+  @Tool({
+    name: 'balance',
+    effect: 'read',
+    approval: (_ctx: ToolContext, input: { account: string }) => {
+      if (input.account === 'broken') throw new Error('approval rules unavailable');
+      return false;
+    },
+  })
+  async balance(@Param() account: string, @Ctx() ctx: ToolContext) {
+    this.ran.push(ctx.toolUseId);
+    return `balance of ${account}`;
+  }
+}
+
+class AccountInput {
+  @IsString()
+  account!: string;
+}
+
+const ledgerManifest = defineToolManifest([
+  {
+    provider: Ledger,
+    method: 'balance',
+    definition: {
+      name: 'balance',
+      description: 'The balance of an account.',
+      input_schema: { type: 'object' as const, properties: { account: { type: 'string' } }, required: ['account'], additionalProperties: false },
+    },
+    effect: 'read' as const,
+    inputClass: AccountInput,
+    parameters: [{ kind: 'param' as const, property: 'account' }, { kind: 'ctx' as const }],
+  },
+]);
+
+describe('a read whose approval rule throws', () => {
+  test.each([
+    ['runToolLoop', runToolLoop],
+    ['streamToolLoop', (options: Parameters<typeof streamToolLoop>[0]) => streamToolLoop(options).result],
+  ] as const)('%s: never runs, early or late; it is answered as the failure it is, and the read after it runs', async (_name, loop) => {
+    const ledger = new Ledger();
+    const logged: string[] = [];
+    const tools = new ToolContainer({ manifest: ledgerManifest, providers: [ledger], logger: { error: (message) => logged.push(message), warn: (message) => logged.push(message) } });
+    const client = replayClient((messages) =>
+      messages.some((m) => m.role === 'assistant')
+        ? turn('end_turn', text('done'))
+        : turn('tool_use', toolUse('toolu_broken', 'balance', { account: 'broken' }), toolUse('toolu_ok', 'balance', { account: 'main' })),
+    );
+
+    const run = await loop({ client, model: MODEL, prompt: 'Balances?', tools, store: new InMemoryRunStore() });
+
+    expect(run.stopReason).toBe('end_turn');
+    expect(ledger.ran).toEqual(['toolu_ok']);
+    const [broken, ok] = resultsAt(run.messages, 2);
+    expect(broken).toMatchObject({ tool_use_id: 'toolu_broken', is_error: true });
+    expect(ok).toMatchObject({ tool_use_id: 'toolu_ok', content: 'balance of main' });
+    expect(logged).toEqual([expect.stringContaining('checking whether balance (toolu_broken) needs approval failed')]);
+  });
+});
