@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
-import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
+import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, ToolLoopError, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { replayClient } from '../approval/fixtures/refunds';
-import { ShopTools, Timeline, shopManifest, type Wait } from './fixtures/shop-tools';
+import { ShopTools, Timeline, shopManifest, sleep, type Wait } from './fixtures/shop-tools';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
 
 // How the calls of one assistant message are scheduled and answered (loop/turn-calls.ts), seen
@@ -248,4 +248,93 @@ describe('a read whose approval rule throws', () => {
     expect(ok).toMatchObject({ tool_use_id: 'toolu_ok', content: 'balance of main' });
     expect(logged).toEqual([expect.stringContaining('checking whether balance (toolu_broken) needs approval failed')]);
   });
+});
+
+/** `Date.now` as the run sees it, moved on by `advance`: a time budget that runs out exactly where a test says. */
+function runClock() {
+  let offset = 0;
+  const real = Date.now.bind(Date);
+  const spy = jest.spyOn(Date, 'now').mockImplementation(() => real() + offset);
+  return { advance: (ms: number) => (offset += ms), restore: () => spy.mockRestore() };
+}
+
+describe('a limit reached while calls of the turn are under way', () => {
+  test('a read left waiting for a slot is answered "not executed" and never runs', async () => {
+    const clock = runClock();
+    try {
+      // The first read takes a minute of the run's clock: the budget runs out while the second waits for the only slot.
+      const { timeline, tools } = shop(async (id) => {
+        if (id === 'toolu_01') clock.advance(60_000);
+      });
+      const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' }))]);
+
+      const run = await runToolLoop({ client, model: MODEL, prompt: 'X1?', tools, budget: { ms: 30_000 }, context: { maxConcurrency: 1 } });
+
+      expect(run.stopReason).toBe('time_budget');
+      expect(timeline.find('read_end', 'toolu_01')).toBeDefined();
+      expect(timeline.find('read_start', 'toolu_02')).toBeUndefined();
+      const [first, second] = resultsAt(run.messages, 2);
+      expect(first.is_error).toBeUndefined();
+      expect(second).toMatchObject({ tool_use_id: 'toolu_02', is_error: true, content: expect.stringMatching(/^Not executed: the time budget/) });
+      expectValidTranscript(run.messages);
+    } finally {
+      clock.restore();
+    }
+  });
+
+  test('a read that started early finishes and keeps its result when the limit is found at the end of the message', async () => {
+    const clock = runClock();
+    try {
+      const { timeline, tools } = shop(sleep(100));
+      const client = replayClient(() => turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), text('Vejo o estoque.')));
+
+      const run = await streamToolLoop({
+        client,
+        model: MODEL,
+        prompt: 'X1?',
+        tools,
+        budget: { ms: 30_000 },
+        onEvent: (event) => {
+          if (event.type === 'response') clock.advance(60_000);
+        },
+      }).result;
+
+      expect(run.stopReason).toBe('time_budget');
+      expect(timeline.find('read_end', 'toolu_01')).toBeDefined();
+      expect(resultsAt(run.messages, 2)).toEqual([expect.objectContaining({ tool_use_id: 'toolu_01', content: JSON.stringify({ sku: 'X1', quantidade: 3 }) })]);
+      expectValidTranscript(run.messages);
+    } finally {
+      clock.restore();
+    }
+  });
+});
+
+describe('a message cut off while reads are under way', () => {
+  // Events: message_start, ping, then per block start, delta, stop: the text block starts at 5.
+  const cut = { errorAt: 7, delayMs: (_event: unknown, i: number) => (i === 7 ? 50 : 0) };
+
+  test('the one read running is cancelled, not left to finish', async () => {
+    const { timeline, tools } = shop(untilAborted(3_000));
+    const { client } = await scripted([{ ...turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), text('Enquanto isso, mais texto.')), stream: cut }]);
+
+    const error = (await streamToolLoop({ client, model: MODEL, prompt: 'X1?', tools }).result.catch((e: unknown) => e)) as ToolLoopError;
+
+    expect(error).toBeInstanceOf(ToolLoopError);
+    expect(timeline.find('read_aborted', 'toolu_01')).toBeDefined();
+    expect(resultsAt(error.messages, 2).map((r) => r.content)).toEqual(['Cancelled.']);
+  });
+
+  test('a read still queued for a slot is answered, not waited for', async () => {
+    const { timeline, tools } = shop(untilAborted(3_000));
+    const { client } = await scripted([
+      { ...turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' }), text('Mais texto.')), stream: { errorAt: 10, delayMs: (_e: unknown, i: number) => (i === 10 ? 50 : 0) } },
+    ]);
+
+    const error = (await streamToolLoop({ client, model: MODEL, prompt: 'X1?', tools, context: { maxConcurrency: 1 } }).result.catch((e: unknown) => e)) as ToolLoopError;
+
+    expect(error).toBeInstanceOf(ToolLoopError);
+    expect(timeline.find('read_start', 'toolu_02')).toBeUndefined();
+    expect(resultsAt(error.messages, 2).map((r) => r.content)).toEqual(['Cancelled.', expect.stringContaining('interrupted')]);
+    expectValidTranscript(error.messages);
+  }, 15_000);
 });
