@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { IsString } from 'class-validator';
-import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, ToolLoopError, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
+import { Ctx, InMemoryRunStore, Param, RunStoreError, Tool, ToolContainer, ToolLoopError, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
+import { failOnce, faultyStore, type Fault } from '../approval/fixtures/faulty-store';
 import { replayClient } from '../approval/fixtures/refunds';
 import { ShopTools, Timeline, shopManifest, sleep, type Wait } from './fixtures/shop-tools';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
@@ -336,5 +337,73 @@ describe('a message cut off while reads are under way', () => {
     expect(timeline.find('read_start', 'toolu_02')).toBeUndefined();
     expect(resultsAt(error.messages, 2).map((r) => r.content)).toEqual(['Cancelled.', expect.stringContaining('interrupted')]);
     expectValidTranscript(error.messages);
+  }, 15_000);
+});
+
+/** An in-memory store that marks on `timeline` each result it journals. */
+function markingStore(timeline: Timeline, fault?: Fault) {
+  const inner = new InMemoryRunStore();
+  const recordResult = inner.recordResult.bind(inner);
+  inner.recordResult = async (runId, result) => {
+    const recorded = await recordResult(runId, result);
+    timeline.mark('journaled', result.tool_use_id);
+    return recorded;
+  };
+  return fault ? faultyStore(inner, fault) : inner;
+}
+
+describe('a stored run', () => {
+  test('journals each read of a segment as it completes, not when the slowest ends', async () => {
+    const timeline = new Timeline();
+    // toolu_03 waits until toolu_02's result is journaled (or 2 s).
+    const wait: Wait = async (id) => {
+      if (id !== 'toolu_03') return;
+      for (let i = 0; i < 200 && !timeline.find('journaled', 'toolu_02'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, wait)] });
+    const client = replayClient((messages) =>
+      messages.some((m) => m.role === 'assistant')
+        ? turn('end_turn', text('Pronto.'))
+        : turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_03', 'ler_preco', { sku: 'X1' })),
+    );
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools, store: markingStore(timeline) });
+
+    expect(run.stopReason).toBe('end_turn');
+    expect(timeline.find('journaled', 'toolu_02')!.seq).toBeLessThan(timeline.find('read_end', 'toolu_03')!.seq);
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([false, false, false]);
+  });
+
+  test('keeps the reads of such a segment to maxConcurrency', async () => {
+    const timeline = new Timeline();
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(30))] });
+    const client = replayClient((messages) =>
+      messages.some((m) => m.role === 'assistant')
+        ? turn('end_turn', text('Pronto.'))
+        : turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_03', 'ler_preco', { sku: 'X1' })),
+    );
+
+    await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools, store: new InMemoryRunStore(), context: { maxConcurrency: 1 } });
+
+    const reads = timeline.marks.filter((m) => m.what.startsWith('read_')).map((m) => `${m.what} ${m.id}`);
+    expect(reads).toEqual(['read_start toolu_02', 'read_end toolu_02', 'read_start toolu_03', 'read_end toolu_03']);
+  });
+
+  test('a store failure while a read runs: the run rejects once that read is done, and the read queued behind it never starts', async () => {
+    const timeline = new Timeline();
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, sleep(100))] });
+    const client = replayClient(() => turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' }), toolUse('toolu_03', 'reservar', { sku: 'X1' })));
+    // The run's first save is the checkpoint of the batch, while toolu_01 runs and toolu_02 waits for the slot.
+    const store = faultyStore(new InMemoryRunStore(), failOnce('save'));
+
+    let atRejection: string[] = [];
+    const error = await streamToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools, store, context: { maxConcurrency: 1 } }).result.catch((e: unknown) => {
+      atRejection = timeline.marks.map((m) => `${m.what} ${m.id}`);
+      return e;
+    });
+
+    expect(error).toBeInstanceOf(RunStoreError);
+    expect(atRejection).toEqual(['read_start toolu_01', 'read_end toolu_01']);
+    expect(timeline.marks).toHaveLength(2);
   }, 15_000);
 });
