@@ -148,10 +148,11 @@ describe('segments after the first write', () => {
 });
 
 describe('tool_end', () => {
-  test('says isError for a call that failed, and a duration within the run', async () => {
-    const { tools } = shop(undefined, (id) => id === 'toolu_02');
+  test("says each call's outcome, isError, and how long it ran, within the run", async () => {
+    // toolu_01 takes 20 ms; toolu_02's input is invalid; toolu_03 is a write that fails.
+    const { tools } = shop((id, signal) => (id === 'toolu_01' ? sleep(20)(id, signal) : Promise.resolve()), (id) => id === 'toolu_03');
     const { client } = await scripted([
-      turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' })),
+      turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 5 }), toolUse('toolu_03', 'reservar', { sku: 'X1' })),
       turn('end_turn', text('Não deu.')),
     ]);
 
@@ -159,15 +160,55 @@ describe('tool_end', () => {
     const events = await collect(streamToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools }));
     const elapsed = Date.now() - before;
 
-    const ends = events.flatMap((e) => (e.type === 'tool_end' ? [e] : []));
+    const ends = events.flatMap((e) => (e.type === 'tool_end' ? [e] : [])).sort((a, b) => a.toolUseId.localeCompare(b.toolUseId));
     expect(ends.map((e) => [e.toolUseId, e.outcome, e.isError])).toEqual([
       ['toolu_01', 'ok', false],
-      ['toolu_02', 'tool_error', true],
+      ['toolu_02', 'invalid_input', true],
+      ['toolu_03', 'tool_error', true],
     ]);
+    expect(ends[0].durationMs).toBeGreaterThan(0);
     for (const end of ends) {
       expect(end.durationMs).toBeGreaterThanOrEqual(0);
       expect(end.durationMs).toBeLessThanOrEqual(elapsed);
     }
+  });
+
+  test("a read of a segment that the run's abort keeps from starting ends 'cancelled'", async () => {
+    const controller = new AbortController();
+    const wait: Wait = (id, signal) => {
+      if (id !== 'toolu_02') return Promise.resolve();
+      setImmediate(() => controller.abort());
+      return untilAborted(3_000)(id, signal);
+    };
+    const { timeline, tools } = shop(wait);
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_03', 'ler_preco', { sku: 'X1' })),
+    ]);
+
+    const events = await collect(streamToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools, signal: controller.signal, context: { maxConcurrency: 1 } }));
+
+    expect(timeline.find('read_start', 'toolu_03')).toBeUndefined();
+    const ends = events.flatMap((e) => (e.type === 'tool_end' ? [[e.toolUseId, e.outcome]] : []));
+    expect(ends).toEqual([
+      ['toolu_01', 'ok'],
+      ['toolu_02', 'cancelled'],
+      ['toolu_03', 'cancelled'],
+    ]);
+  });
+});
+
+describe('a read refused for its input between two writes', () => {
+  test('is no failed write: the write after it runs', async () => {
+    const { timeline, tools } = shop();
+    const { client } = await scripted([
+      turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X\u0000' }), toolUse('toolu_03', 'reservar', { sku: 'X2' })),
+      turn('end_turn', text('Pronto.')),
+    ]);
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'Reserve X1 e X2.', tools });
+
+    expect(timeline.find('write_end', 'toolu_03')).toBeDefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([false, true, false]);
   });
 });
 
