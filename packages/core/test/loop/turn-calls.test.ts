@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { IsString } from 'class-validator';
-import { Ctx, InMemoryRunStore, Param, RunStoreError, Tool, ToolContainer, ToolLoopError, defineToolManifest, runToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
+import { Ctx, InMemoryRunStore, Param, RunStoreError, Tool, ToolContainer, ToolLoopError, defineToolManifest, resumeToolLoop, runToolLoop, streamResumeToolLoop, streamToolLoop, type ToolContext, type ToolStreamEvent } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { failOnce, faultyStore, type Fault } from '../approval/fixtures/faulty-store';
 import { replayClient } from '../approval/fixtures/refunds';
@@ -447,4 +448,74 @@ describe('a stored run', () => {
     expect(atRejection).toEqual(['read_start toolu_01', 'read_end toolu_01']);
     expect(timeline.marks).toHaveLength(2);
   }, 15_000);
+});
+
+describe('a batch that waits for a person', () => {
+  const batch = () => turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' }), toolUse('toolu_03', 'reservar', { sku: 'X1' }));
+  const script = (messages: readonly MessageParam[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('Reservado.')) : batch());
+  const approving = (timeline: Timeline, wait?: Wait) => new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(timeline, wait)], approval: 'writes' });
+
+  test('pauses only once the early reads are done and journaled; one that starts during the pause is not eager', async () => {
+    const timeline = new Timeline();
+    const store = markingStore(timeline);
+    const stream = streamToolLoop({ client: replayClient(script), model: MODEL, prompt: 'Reserve X1.', tools: approving(timeline, sleep(50)), store, context: { maxConcurrency: 1 } });
+    const events = await collect(stream);
+    const run = await stream.result;
+    const atReturn = timeline.marks.map((m) => `${m.what} ${m.id}`);
+
+    expect(run.stopReason).toBe('approval_required');
+    expect(atReturn).toEqual(['read_start toolu_01', 'read_end toolu_01', 'journaled toolu_01', 'read_start toolu_02', 'read_end toolu_02', 'journaled toolu_02']);
+    const starts = events.flatMap((e) => (e.type === 'tool_start' ? [[e.toolUseId, e.eager]] : []));
+    expect(starts).toEqual([
+      ['toolu_01', true],
+      ['toolu_02', false],
+    ]);
+  });
+
+  test('the resume answers the early reads from the journal as they ended (ok), and runs the approved write', async () => {
+    const timeline = new Timeline();
+    const store = new InMemoryRunStore();
+    const tools = approving(timeline);
+    const paused = await streamToolLoop({ client: replayClient(script), model: MODEL, prompt: 'Reserve X1.', tools, store }).result;
+    expect(paused.stopReason).toBe('approval_required');
+
+    const resumed = await streamResumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_03: { approve: true } } });
+    const events = await collect(resumed);
+    const run = await resumed.result;
+
+    expect(run.stopReason).toBe('end_turn');
+    expect(timeline.find('write_end', 'toolu_03')).toBeDefined();
+    expect(timeline.marks.filter((m) => m.what === 'read_start')).toHaveLength(2);
+    const ends = events.flatMap((e) => (e.type === 'tool_end' ? [[e.toolUseId, e.outcome, e.durationMs === 0]] : []));
+    expect(ends).toEqual(expect.arrayContaining([
+      ['toolu_01', 'ok', true],
+      ['toolu_02', 'ok', true],
+      ['toolu_03', 'ok', expect.any(Boolean)],
+    ]));
+    expectValidTranscript(run.messages);
+  });
+
+  test('a journaled early read that failed is no failed write: on resume the approved write after it runs', async () => {
+    const timeline = new Timeline();
+    const store = new InMemoryRunStore();
+    const tools = approving(timeline);
+    const bad = (messages: readonly MessageParam[]) =>
+      messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('Reservado.')) : turn('tool_use', toolUse('toolu_01', 'ler_preco', { sku: 5 }), toolUse('toolu_02', 'reservar', { sku: 'X1' }));
+    const paused = await streamToolLoop({ client: replayClient(bad), model: MODEL, prompt: 'Reserve X1.', tools, store }).result;
+    expect(paused.stopReason).toBe('approval_required');
+
+    const run = await resumeToolLoop({ client: replayClient(bad), model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_02: { approve: true } } });
+
+    expect(timeline.find('write_end', 'toolu_02')).toBeDefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.is_error ?? false)).toEqual([true, false]);
+  });
+
+  test("an early read's journal write that fails: the run rejects with the store's failure instead of pausing", async () => {
+    const timeline = new Timeline();
+    const store = faultyStore(new InMemoryRunStore(), failOnce('recordResult'));
+    const result = streamToolLoop({ client: replayClient(script), model: MODEL, prompt: 'Reserve X1.', tools: approving(timeline), store }).result;
+
+    await expect(result).rejects.toBeInstanceOf(RunStoreError);
+    expect(timeline.find('write_start')).toBeUndefined();
+  });
 });
