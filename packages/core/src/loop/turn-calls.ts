@@ -36,8 +36,6 @@ interface Call {
   block: ToolUseBlock;
   effect: StreamedEffect;
   mayWrite: boolean;
-  /** Answered before the batch ran (journaled, denied): it does not run again. */
-  preset?: boolean;
   /** A read with no write (nor unknown tool) before it in the message: it may start before the message ends. */
   eager: boolean;
   /** Its approval: being decided, none needed, needed (it waits for a person), or answered by the check (a predicate threw). */
@@ -86,8 +84,8 @@ export class TurnCalls {
     const scheduling = env.container.scheduling;
     this.maxConcurrency = env.context.maxConcurrency ?? scheduling.maxConcurrency;
     this.halts = (env.context.onWriteFailure ?? scheduling.onWriteFailure) !== 'continue';
+    // A signal aborted already is the limit 'aborted', which every call is checked against before it starts.
     const onAbort = () => this.controller.abort(env.signal.reason);
-    if (env.signal.aborted) onAbort();
     env.signal.addEventListener('abort', onAbort, { once: true });
     this.unfollow = () => env.signal.removeEventListener('abort', onAbort);
   }
@@ -116,9 +114,8 @@ export class TurnCalls {
           call.approval = check.pending.length > 0 ? 'needed' : check.answered.length > 0 ? 'answered' : 'clear';
           if (this.messageOpen) this.startEager();
         },
-        () => {
-          call.approval = 'needed';
-        },
+        // The rejection reaches the loop through `approvals()`; until then the call stays 'deciding', which holds the calls after it.
+        () => undefined,
       );
     }
   }
@@ -153,11 +150,11 @@ export class TurnCalls {
   preset(result: ToolResultBlockParam, failed: boolean): void {
     const call = this.calls.find((c) => c.block.id === result.tool_use_id);
     if (!call || call.state !== 'waiting') return;
-    call.preset = true;
     if (failed) {
-      // A failed write closes the prefix: it and what follows run in order, so the halt reaches them.
+      // A failed write closes the prefix: it and what follows run in order, so the halt reaches them
+      // (presets come before `commit`, so none of them has been released yet).
       call.mayWrite = true;
-      for (const later of this.calls.slice(this.calls.indexOf(call))) if (!later.released) later.eager = false;
+      for (const later of this.calls.slice(this.calls.indexOf(call))) later.eager = false;
     }
     this.record(call, result, failed ? 'refused' : result.is_error ? 'tool_error' : 'ok', 0);
   }
