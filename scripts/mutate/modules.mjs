@@ -77,6 +77,7 @@ export const modules = [
       'approval/in-memory-run-store.test.ts',
       'approval/eager-approval.test.ts',
       'approval/store-failures.test.ts',
+      'approval/durable-run.test.ts',
       'loop/stream-tool-loop.test.ts',
       'loop/turn-calls.test.ts',
       'loop/limits.test.ts',
