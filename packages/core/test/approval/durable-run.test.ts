@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { InMemoryRunStore, RunConflictError, RunStoreError, ToolContainer, runToolLoop, type MessagesClient, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn, type ScriptedReply } from '@toolwright/core/testing';
@@ -69,6 +71,28 @@ describe('the heartbeat', () => {
     expect(run.stopReason).toBe('approval_required');
     expect(store.calls.slice(calls)).toEqual([]);
   });
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Runs once against a fresh store and returns only a weak reference to that store. */
+async function storeOfOneRun(approval: 'writes' | undefined): Promise<WeakRef<object>> {
+  const store = new InMemoryRunStore();
+  const script = (messages: readonly MessageParam[]) =>
+    messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('Pronto.')) : turn('tool_use', toolUse('toolu_01', approval ? 'reservar' : 'ler_estoque', { sku: 'X1' }));
+  const run = await runToolLoop({ client: replayClient(script), model: MODEL, prompt: 'X1', tools: shop(undefined, approval).tools, store });
+  expect(run.stopReason).toBe(approval ? 'approval_required' : 'end_turn');
+  return new WeakRef(store);
+}
+
+test('a finished or paused run keeps nothing alive: its store can be collected once the app drops it', async () => {
+  const refs = [await storeOfOneRun(undefined), await storeOfOneRun('writes')];
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    gc();
+  }
+  expect(refs.map((ref) => ref.deref() === undefined)).toEqual([true, true]);
 });
 
 describe('a lost claim', () => {
