@@ -519,3 +519,60 @@ describe('a batch that waits for a person', () => {
     expect(timeline.find('write_start')).toBeUndefined();
   });
 });
+
+/** Set by a test: the approval rule of `audit` waits for it. */
+let auditGate: Promise<void> = Promise.resolve();
+
+class Auditor {
+  ran: string[] = [];
+
+  /** A read whose approval rule takes time to answer (a remote policy), and needs no person. */
+  @Tool({ name: 'audit', effect: 'read', approval: async () => auditGate.then(() => false) })
+  async audit(@Param() account: string, @Ctx() ctx: ToolContext) {
+    this.ran.push(ctx.toolUseId);
+    return `audit of ${account}`;
+  }
+}
+
+const auditManifest = defineToolManifest([
+  {
+    provider: Auditor,
+    method: 'audit',
+    definition: {
+      name: 'audit',
+      description: 'Audits an account.',
+      input_schema: { type: 'object' as const, properties: { account: { type: 'string' } }, required: ['account'], additionalProperties: false },
+    },
+    effect: 'read' as const,
+    inputClass: AccountInput,
+    parameters: [{ kind: 'param' as const, property: 'account' }, { kind: 'ctx' as const }],
+  },
+]);
+
+test('a read whose approval is decided after the model moved past it starts at the decision, while the model still writes', async () => {
+  let open!: () => void;
+  auditGate = new Promise<void>((resolve) => (open = resolve));
+  const tools = new ToolContainer({ manifest: auditManifest, providers: [new Auditor()] });
+  const { client } = await scripted([
+    {
+      ...turn('tool_use', toolUse('toolu_01', 'audit', { account: 'main' }), text('Enquanto a auditoria corre, escrevo um texto bem longo.')),
+      // Slow deltas: the decision comes (at the first one) long before the message ends.
+      stream: { chunkChars: 4, delayMs: (event: { type: string }) => (event.type === 'content_block_delta' ? 20 : 0) },
+    },
+    turn('end_turn', text('Pronto.')),
+  ]);
+
+  const stream = streamToolLoop({ client, model: MODEL, prompt: 'Audite.', tools, store: new InMemoryRunStore() });
+  const events: ToolStreamEvent[] = [];
+  for await (const event of stream) {
+    events.push(event);
+    if (event.type === 'text_delta') open();
+  }
+  await stream.result;
+
+  const start = events.findIndex((e) => e.type === 'tool_start' && e.toolUseId === 'toolu_01');
+  const lastDelta = events.map((e) => e.type === 'text_delta' && e.turn === 1).lastIndexOf(true);
+  expect(start).toBeGreaterThan(-1);
+  expect(events[start]).toMatchObject({ eager: true });
+  expect(start).toBeLessThan(lastDelta);
+});
