@@ -44,11 +44,18 @@ describe('each limit: at the limit passes, one past it is refused in one line', 
       { a: null, b: [true, false, null, 1.5, -20], c: {}, d: [[], {}] },
       { '€': [false, '€'], '₤': { '€': true } },
       { a: 12.5, b: -0.001, c: 1e21 },
+      {},
     ];
     for (const input of inputs) {
       const bytes = Buffer.byteLength(JSON.stringify(input));
       expect(check(input, { maxInputBytes: bytes })).toBeUndefined();
       expect(check(input, { maxInputBytes: bytes - 1 })).toBe(`Invalid input: larger than ${bytes - 1} bytes of JSON; send less data.`);
+    }
+  });
+
+  it('an input that is not an object is refused, saying what it is', () => {
+    for (const [input, what] of [[null, 'null'], [[1], 'an array'], ['{"a":1}', 'string'], [7, 'number']] as const) {
+      expect(check(input)).toBe(`Invalid input: expected a JSON object, got ${what}.`);
     }
   });
 
