@@ -86,6 +86,14 @@ describe('standaloneCheck: the same check as code, compiled at build time', () =
   });
 });
 
+describe('standaloneCheck on a schema that needs a helper the runtime object lacks', () => {
+  it('throws naming the helper, instead of writing code that would fail when loaded', () => {
+    expect(() => standaloneCheck({ $async: true, type: 'object' })).toThrow(
+      'standaloneCheck: the compiled check needs require("ajv/dist/runtime/validation_error"), which compiledCheckRuntime does not provide.',
+    );
+  });
+});
+
 describe('schemaProblems: why a value fails, as the model would read it', () => {
   it('gives one line per field, without the list dash, and none for a value that passes', () => {
     expect(schemaProblems(SCHEMA, VALID)).toEqual([]);
