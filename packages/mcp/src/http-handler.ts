@@ -126,7 +126,11 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     if (!origin.ok) return rpcError(res, 403, -32000, 'Forbidden: this Origin is not allowed (allowedOrigins).');
 
     const controller = new AbortController();
-    res.on('close', () => controller.abort());
+    // Only a client gone before the answer ended is news to the SDK; aborting after every answer
+    // would make an AbortError (a DOMException, dear to build) per request for nothing.
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     if (options.resourceMetadata && url.pathname.startsWith('/.well-known/')) {
       const metadata = oauthMetadataResponse(toWebRequest(req, url, undefined, controller.signal), options.resourceMetadata);
@@ -164,10 +168,15 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
         parsed = undefined;
       }
     }
-    const request = toWebRequest(req, url, parsed === undefined ? body : JSON.stringify(parsed), controller.signal);
+    // Given the body parsed, the SDK reads no bytes of it: a request is classified, and a 2025 one
+    // served, from `parsed`, so their web request carries none. (Without `parsed`, the SDK reads
+    // `body` from a clone of its own.)
+    let request = toWebRequest(req, url, parsed === undefined ? body : undefined, controller.signal);
     const principal = principalOfRequest(authInfo, req);
 
-    if (!(await isLegacyRequest(request.clone(), parsed, { maxRequestBodySize: maxBody }))) {
+    if (!(await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody }))) {
+      // A 2026-07-28 call hands its request on to the server as the call's `requestInfo`: whole.
+      if (parsed !== undefined) request = toWebRequest(req, url, body ?? JSON.stringify(parsed), controller.signal);
       return sendResponse(res, await modern.fetch(request, { authInfo, parsedBody: parsed }), onerror);
     }
     if (options.sessions === 'stateless') return sendResponse(res, await stateless(request, { authInfo, parsedBody: parsed }), onerror);

@@ -59,11 +59,12 @@ export class MovingBreakpoint {
   mark(messages: readonly MessageParam[]): MessageParam[] {
     const sent = [...messages];
     const current = lastCacheable(sent);
+    // The engine only appends to a run's messages and never edits one it kept, so the previous
+    // position still names the same cacheable block.
     for (const position of [this.previous, current]) {
-      if (!position || position.message >= sent.length) continue;
+      if (!position) continue;
       const message = sent[position.message];
       const blocks = toBlocks(message.content);
-      if (position.block >= blocks.length || !isCacheable(blocks[position.block])) continue;
       blocks[position.block] = { ...blocks[position.block], cache_control: EPHEMERAL } as ContentBlockParam;
       sent[position.message] = { ...message, content: blocks } as MessageParam;
     }

@@ -35,15 +35,9 @@ export function instanceBuilder(inputClass: Class, plan: InstancePlan | undefine
     // Late-bound through the map, so a recursive shape can refer to itself.
     const name = value.shape;
     if (!shapes[name]) throw new Error(`instance plan: shape "${name}" is not defined; regenerate the manifest with tools-codegen.`);
-    return (v) => {
-      let convert = built.get(name);
-      if (!convert) {
-        convert = shapeConverter(shapes[name], valueConverter);
-        built.set(name, convert);
-      }
-      return convert(v);
-    };
+    return (v) => built.get(name)!(v);
   };
+  for (const name of Object.keys(shapes)) built.set(name, shapeConverter(shapes[name], valueConverter));
   const root = shapeConverter({ ...plan, class: inputClass }, valueConverter);
   return root as BuildInstance;
 }
