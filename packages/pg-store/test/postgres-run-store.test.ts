@@ -74,6 +74,47 @@ describe('PostgresRunStore on PGlite', () => {
   });
 });
 
+describe('PostgresRunStore and its client', () => {
+  it('refuses, when built, a client it cannot send statements to', () => {
+    for (const client of [undefined, null, {}, { query: 'SELECT 1' }]) {
+      expect(() => new PostgresRunStore(client as never)).toThrow(
+        new TypeError('PostgresRunStore: pass a client with query(text, params), such as a pg Pool or a PGlite database.'),
+      );
+    }
+  });
+
+  it('refuses a lease it cannot use, naming the store', () => {
+    expect(() => new PostgresRunStore(db, { claimLeaseMs: 0 })).toThrow(/^PostgresRunStore: claimLeaseMs must be/);
+  });
+
+  it('passes on, as it came, a database error that is not about a missing schema', async () => {
+    const lost = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const store = new PostgresRunStore({ query: () => Promise.reject(lost) });
+    await expect(store.load('run_1')).rejects.toBe(lost);
+    await expect(store.claim('run_1')).rejects.toBe(lost);
+  });
+
+  it('takes a claim that lost its first try to a holder who released the run before it looked why', async () => {
+    const holder = new PostgresRunStore(db);
+    const state = pausedRun();
+    await holder.create(state);
+    const held = await holder.claim(state.runId);
+    let released: Promise<unknown> | undefined;
+    // The claimer's UPDATE found the run held; the holder releases it before the claimer reads why.
+    const claimer = new PostgresRunStore({
+      query: async (text, params) => {
+        if (text.startsWith('SELECT revision, status, lease_expires_at') && !released) {
+          released = holder.release({ ...held.state, status: 'pending' }, held.revision);
+          await released;
+        }
+        return db.query(text, params);
+      },
+    });
+    expect(await claimer.claim(state.runId)).toEqual({ state: { ...state, status: 'running' }, revision: held.revision + 2 });
+    expect(released).toBeDefined();
+  });
+});
+
 describe('migrate', () => {
   it('creates the tables once, even when two instances migrate at once, and changes nothing when run again', async () => {
     expect(firstMigrations.map((m) => m.applied).sort()).toEqual([[], migrations.map((m) => m.name)]);
@@ -121,6 +162,16 @@ describe('a database behind this version', () => {
       expect((error as Error).cause).toMatchObject({ code: '42P01' });
       await expect(store.create(pausedRun())).rejects.toThrow(/Run `await migrate\(client\)`/);
       await expect(store.recordResult('run_1', { type: 'tool_result', tool_use_id: 'toolu_a', content: 'x' })).rejects.toThrow(/migrate\(client\)/);
+    });
+  });
+
+  it('says to run migrate() when a table lacks a column this version needs', async () => {
+    await inSchema('missing_column', async () => {
+      await db.query('CREATE TABLE toolwright_runs (run_id text PRIMARY KEY, revision integer NOT NULL)');
+      const store = new PostgresRunStore(db);
+      const error = await store.load('run_1').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/column "state" does not exist\). Run `await migrate\(client\)`/);
+      expect((error as Error).cause).toMatchObject({ code: '42703' });
     });
   });
 

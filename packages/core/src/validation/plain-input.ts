@@ -149,8 +149,8 @@ function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): st
       default:
         return NESTED;
     }
-    if (bytes > limits.maxInputBytes) return NESTED;
   }
+  // Checked once, after the loop: it reads at most maxKeys keys, each in constant time.
   return bytes > limits.maxInputBytes ? NESTED : undefined;
 }
 

@@ -41,16 +41,12 @@ function makeAjv(source: boolean): Ajv2020 {
 
 let shared: Ajv2020 | undefined;
 
-const compiled = new WeakMap<object, ValidateFunction>();
-
-/** The tool's schema as a check; compiled once per schema object, on its first use. */
+/**
+ * The tool's schema as a check; compiled once per schema object, on its first use (Ajv keeps
+ * what it compiled by the schema object and hands the same function back).
+ */
 export function schemaCheck(schema: object): ValidateFunction {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = (shared ??= makeAjv(false)).compile(schema);
-    compiled.set(schema, check);
-  }
-  return check;
+  return (shared ??= makeAjv(false)).compile(schema);
 }
 
 /**

@@ -256,6 +256,20 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       });
       await expect(runs.claim(state.runId, { expectedRevision: 2 })).resolves.toMatchObject({ revision: 3 });
     });
+
+    it('counts a claim lapsed at the instant its lease ends: a claim at a stale revision then hears of the revision', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const held = await runs.claim(state.runId);
+      now += LEASE_MS;
+      await expect(runs.claim(state.runId, { expectedRevision: 1 })).rejects.toMatchObject({
+        name: 'RunConflictError',
+        problem: 'revision',
+        actualRevision: held.revision,
+      });
+      await expect(runs.claim(state.runId, { expectedRevision: held.revision })).resolves.toMatchObject({ revision: held.revision + 1 });
+    });
   });
 
   describe('result journal', () => {

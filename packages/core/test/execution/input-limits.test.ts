@@ -35,6 +35,34 @@ describe('each limit: at the limit passes, one past it is refused in one line', 
     expect(check(input, { maxInputBytes: 27 })).toBe('Invalid input: larger than 27 bytes of JSON; send less data.');
   });
 
+  it('each kind of JSON value is counted exactly: at its byte count an input passes, one byte less it is refused', () => {
+    const inputs = [
+      // Flat, every character three bytes of UTF-8: here the quick count of flat inputs is exact too.
+      { '€': false, '₤': true, '€₤': '€€' },
+      { '€': false },
+      { '€€€': '€' },
+      { a: null, b: [true, false, null, 1.5, -20], c: {}, d: [[], {}] },
+      { '€': [false, '€'], '₤': { '€': true } },
+      { a: 12.5, b: -0.001, c: 1e21 },
+      {},
+    ];
+    for (const input of inputs) {
+      const bytes = Buffer.byteLength(JSON.stringify(input));
+      expect(check(input, { maxInputBytes: bytes })).toBeUndefined();
+      expect(check(input, { maxInputBytes: bytes - 1 })).toBe(`Invalid input: larger than ${bytes - 1} bytes of JSON; send less data.`);
+    }
+  });
+
+  it('an input that is not an object is refused, saying what it is', () => {
+    for (const [input, what] of [[null, 'null'], [[1], 'an array'], ['{"a":1}', 'string'], [7, 'number']] as const) {
+      expect(check(input)).toBe(`Invalid input: expected a JSON object, got ${what}.`);
+    }
+  });
+
+  it('a flat input of more keys than the limit is refused', () => {
+    expect(check({ a: 1, b: 'x', c: true, d: 2, e: 3 }, { maxKeys: 4 })).toBe('Invalid input: more than 4 keys in all; send fewer fields.');
+  });
+
   it('an array over the limit is refused before any element is read', () => {
     let reads = 0;
     const huge = new Proxy(new Array(1_000_000).fill(0), {
@@ -80,6 +108,7 @@ describe('keys', () => {
 
   it.each([
     ['{"__proto__":{"polluted":1}}', '__proto__'],
+    ['{"a":1,"__proto__":"polluted"}', '__proto__'],
     ['{"a":[{"b":{"__proto__":{"polluted":1}}}]}', 'a[0].b.__proto__'],
   ])('__proto__ is refused wherever it is: %s', (json, path) => {
     expect(check(JSON.parse(json))).toBe(`Invalid input: key "${path}" is not allowed.`);
