@@ -24,16 +24,6 @@ async function collect(stream: AsyncIterable<ToolStreamEvent>): Promise<ToolStre
   return events;
 }
 
-/** Resolves when its signal aborts, or after `ms` (so that a wrong run ends, and fails, in bounded time). */
-const untilAborted = (ms: number): Wait => (_id, signal) =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
-  });
-
 describe('onWriteFailure', () => {
   test("context.onWriteFailure 'continue': the write after a failed write still runs", async () => {
     const { timeline, tools } = shop(undefined, (id) => id === 'toolu_01');
@@ -71,7 +61,7 @@ describe('the run signal', () => {
     // The write, once started, is where the run gets aborted; it then waits for its signal (or 3 s).
     const wait: Wait = (id, signal) => {
       if (id === 'toolu_01') setImmediate(() => controller.abort());
-      return untilAborted(3_000)(id, signal);
+      return sleep(3_000)(id, signal);
     };
     const { timeline, tools } = shop(wait);
     const { client } = await scripted([turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }), toolUse('toolu_02', 'ler_estoque', { sku: 'X1' }))]);
@@ -179,7 +169,7 @@ describe('tool_end', () => {
     const wait: Wait = (id, signal) => {
       if (id !== 'toolu_02') return Promise.resolve();
       setImmediate(() => controller.abort());
-      return untilAborted(3_000)(id, signal);
+      return sleep(3_000)(id, signal);
     };
     const { timeline, tools } = shop(wait);
     const { client } = await scripted([
@@ -357,7 +347,7 @@ describe('a message cut off while reads are under way', () => {
   const cut = { errorAt: 7, delayMs: (_event: unknown, i: number) => (i === 7 ? 50 : 0) };
 
   test('the one read running is cancelled, not left to finish', async () => {
-    const { timeline, tools } = shop(untilAborted(3_000));
+    const { timeline, tools } = shop(sleep(3_000));
     const { client } = await scripted([{ ...turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), text('Enquanto isso, mais texto.')), stream: cut }]);
 
     const error = (await streamToolLoop({ client, model: MODEL, prompt: 'X1?', tools }).result.catch((e: unknown) => e)) as ToolLoopError;
@@ -368,7 +358,7 @@ describe('a message cut off while reads are under way', () => {
   });
 
   test('a read still queued for a slot is answered, not waited for', async () => {
-    const { timeline, tools } = shop(untilAborted(3_000));
+    const { timeline, tools } = shop(sleep(3_000));
     const { client } = await scripted([
       { ...turn('tool_use', toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'ler_preco', { sku: 'X1' }), text('Mais texto.')), stream: { errorAt: 10, delayMs: (_e: unknown, i: number) => (i === 10 ? 50 : 0) } },
     ]);
