@@ -247,7 +247,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       const body = { ...request, ...(container !== undefined && { container }), messages: moving ? moving.mark(messages) : [...messages] };
       const received = mode.streaming
         ? await receiveStream(() => options.client.messages.create({ ...body, stream: true }, { signal }), sink, turn, signal)
-        : await receiveWhole(() => options.client.messages.create(body, { signal }), sink);
+        : await receiveWhole(() => options.client.messages.create(body, { signal }), sink, signal);
 
       if (received.kind === 'request_failed') {
         mode.emit({ type: 'turn_end', turn, stopReason: null, usage: toLoopUsage(turnUsage), at: Date.now() });

@@ -1,4 +1,5 @@
 import type { ContentBlock, Message, RawMessageStreamEvent, StopReason, Usage } from '@anthropic-ai/sdk/resources/messages';
+import { ABORTED, iterateUntilAborted, untilAborted } from './abortable-wait';
 import { MessageAccumulator } from './message-accumulator';
 import { MalformedResponse, responseProblem } from './response-shape';
 import type { ToolStreamEvent } from './stream-events';
@@ -28,13 +29,14 @@ export interface ResponseSink {
 }
 
 /** A `messages.create` answer: every block at once, the model past all of them. */
-export async function receiveWhole(request: () => PromiseLike<Message>, sink: ResponseSink): Promise<Received> {
-  let response: Message;
+export async function receiveWhole(request: () => PromiseLike<Message>, sink: ResponseSink, signal: AbortSignal): Promise<Received> {
+  let response: Message | typeof ABORTED;
   try {
-    response = await request();
+    response = await untilAborted(request(), signal);
   } catch (error) {
     return { kind: 'request_failed', error };
   }
+  if (response === ABORTED) return { kind: 'aborted' };
   sink.began();
   const problem = responseProblem(response);
   if (problem) return { kind: 'malformed', problem };
@@ -56,15 +58,16 @@ export async function receiveStream(
   turn: number,
   signal: AbortSignal,
 ): Promise<Received> {
-  let events: AsyncIterable<RawMessageStreamEvent>;
+  let events: AsyncIterable<RawMessageStreamEvent> | typeof ABORTED;
   try {
-    events = await request();
+    events = await untilAborted(request(), signal);
   } catch (error) {
     return { kind: 'request_failed', error };
   }
+  if (events === ABORTED) return { kind: 'aborted' };
   const message = new MessageAccumulator();
   try {
-    for await (const event of events) {
+    for await (const event of iterateUntilAborted(events, signal)) {
       const wasStarted = message.started;
       const step = message.apply(event);
       if (!wasStarted && message.started) sink.began();
@@ -100,7 +103,7 @@ export async function receiveStream(
     if (error instanceof MalformedResponse) return { kind: 'malformed', problem: error.message };
     return { kind: 'interrupted', error };
   }
-  // The SDK ends the iteration quietly when the request is aborted.
+  // The SDK ends the iteration quietly when the request is aborted, and so does the wait on it.
   if (signal.aborted) return { kind: 'aborted' };
   if (!message.started) return { kind: 'interrupted', error: new Error('the stream ended before message_start') };
   if (!message.stopped) return { kind: 'interrupted', error: new Error('the stream ended before message_stop') };

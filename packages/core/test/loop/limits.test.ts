@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ToolContainer, runToolLoop, type ToolLoopEvent } from '@toolwright/core';
+import { ToolContainer, runToolLoop, streamToolLoop, type ToolLoopEvent } from '@toolwright/core';
 import { text, toolUse, turn, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrderTools } from '../fixtures/orders';
 import { OrderWrites, ordersWithWritesManifest } from './fixtures/order-writes';
@@ -128,6 +128,27 @@ describe('an aborted signal', () => {
     const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools: orders().tools, signal: controller.signal });
 
     expect(run).toMatchObject({ stopReason: 'aborted', turns: 0, messages: [{ role: 'user', content: 'A-1001?' }] });
+  });
+
+  // Node's fetch can leave the body's read pending forever when the request is aborted after its
+  // last bytes arrived (nodejs/node#56917), and the SDK waits on it: the loop must not.
+  const hangingClient = () => {
+    const never = new Promise<never>(() => undefined);
+    const events = (async function* () {
+      yield { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+      await never;
+    })();
+    return { messages: { create: (body: { stream?: boolean }) => (body.stream ? Promise.resolve(events) : never) } } as never;
+  };
+  test.each([
+    ['runToolLoop: a request that never settles', (signal: AbortSignal) => runToolLoop({ client: hangingClient(), model: MODEL, prompt: 'A-1001?', tools: orders().tools, signal })],
+    ['streamToolLoop: a stream whose next event never comes', (signal: AbortSignal) => streamToolLoop({ client: hangingClient(), model: MODEL, prompt: 'A-1001?', tools: orders().tools, signal }).result],
+  ])('%s: the abort still ends the run', async (_name, start) => {
+    const controller = new AbortController();
+    const run = start(controller.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    await expect(run).resolves.toMatchObject({ stopReason: 'aborted', messages: [{ role: 'user', content: 'A-1001?' }] });
   });
 
   test('aborted before the run: no request is sent', async () => {

@@ -254,6 +254,26 @@ describe('a message that ends any other way runs no write, aborts running reads,
     expectValidTranscript(run.messages);
   });
 
+  // The bytes of the whole message have arrived when the reader aborts: Node's fetch then leaves
+  // the SDK's next read pending forever (nodejs/node#56917); the run must end all the same.
+  test('abort() once the whole message has arrived: the run still resolves as aborted', async () => {
+    const { timeline, tools } = shop();
+    // The block's stop, message_delta, message_stop and the end of the body leave the server together.
+    const lastWrite = { chunkChars: 4, delayMs: (e: { type: string }) => (e.type === 'content_block_stop' ? 30 : 0) };
+    const { client } = await scripted([streamed(turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' })), lastWrite)]);
+
+    const stream = streamToolLoop({ client, model: MODEL, prompt: 'Reserve X1.', tools });
+    for await (const event of stream) {
+      if (event.type === 'tool_call') stream.abort();
+    }
+    const run = await stream.result;
+
+    expect(run.stopReason).toBe('aborted');
+    expect(timeline.find('write_start')).toBeUndefined();
+    expect(resultsAt(run.messages, 2).map((r) => r.content)).toEqual(['Not executed: the run was aborted.']);
+    expectValidTranscript(run.messages);
+  });
+
   test('refusal: calls answered, no write', async () => {
     const { timeline, tools } = shop();
     const { client } = await scripted([streamed(turn('refusal', toolUse('toolu_01', 'reservar', { sku: 'X1' })), {})]);
