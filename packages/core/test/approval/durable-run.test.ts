@@ -60,6 +60,31 @@ describe('the heartbeat', () => {
     expect(store.calls.filter((c) => c === 'renew').length).toBeLessThanOrEqual(5);
   });
 
+  // A process whose other work is done (a CLI, a worker draining its queue) must be free to exit
+  // while a run is still held: the claim then lapses and another process resumes the run.
+  test('a held run\'s heartbeat does not keep the process alive on its own', async () => {
+    const real = global.setInterval;
+    const intervals: NodeJS.Timeout[] = [];
+    const spy = jest.spyOn(global, 'setInterval').mockImplementation(((...args: Parameters<typeof setInterval>) => {
+      const timer = real(...args);
+      intervals.push(timer);
+      return timer;
+    }) as typeof setInterval);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const run = runToolLoop({ client: gatedClient(gate, oneRead), model: MODEL, prompt: 'X1?', tools: shop().tools, store: new InMemoryRunStore() });
+    try {
+      await after(20);
+      // Held, waiting on its request: the heartbeat is running.
+      expect(intervals).toHaveLength(1);
+      expect(intervals[0].hasRef()).toBe(false);
+    } finally {
+      spy.mockRestore();
+      open();
+    }
+    await expect(run).resolves.toMatchObject({ stopReason: 'end_turn' });
+  });
+
   test('stops once the run is paused for a person: the paused run is not renewed', async () => {
     const store = faultyStore(new InMemoryRunStore({ claimLeaseMs: 90 }), () => undefined);
     const script = () => turn('tool_use', toolUse('toolu_01', 'reservar', { sku: 'X1' }));
