@@ -80,11 +80,25 @@ describe('approval: pause', () => {
     expect(provider.ran).toEqual([]);
   });
 
+  it("passes the run's auth to an approval predicate: an admin's wipe runs, anyone else's waits", async () => {
+    const calls = turn('tool_use', toolUse('toolu_wipe', 'wipe', { order: 'A-1001' }));
+    const asAdmin = refundTools('none');
+    const admin = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools: asAdmin.tools, store: new InMemoryRunStore(), prompt: 'x', context: { auth: { role: 'admin' } } });
+    expect(admin.stopReason).toBe('end_turn');
+    expect(asAdmin.provider.ran).toEqual(['toolu_wipe']);
+
+    const asClerk = refundTools('none');
+    const clerk = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools: asClerk.tools, store: new InMemoryRunStore(), prompt: 'x', context: { auth: { role: 'clerk' } } });
+    expect(clerk.stopReason).toBe('approval_required');
+    expect(asClerk.provider.ran).toEqual([]);
+  });
+
   it('answers a call whose approval predicate throws as an internal error, without asking, and halts the writes after it', async () => {
     const errors: unknown[] = [];
     const { provider, tools } = refundTools('none', undefined, { error: (...details) => void errors.push(details), warn: () => undefined });
     const calls = turn('tool_use', toolUse('toolu_w', 'wipe', { order: 'A-9999' }), toolUse('toolu_n', 'note', { order: 'A-1001' }));
-    const run = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools, store: new InMemoryRunStore(), prompt: 'x' });
+    const store = new InMemoryRunStore();
+    const run = await runToolLoop({ client: replayClient(script(calls)), model: MODEL, tools, store, prompt: 'x' });
 
     expect(run.stopReason).toBe('end_turn');
     const answers = answersById(run.messages);
@@ -92,6 +106,10 @@ describe('approval: pause', () => {
     expect(resultText(answers.get('toolu_n')![0])).toBe('Not executed: an earlier call in this batch (wipe, toolu_w) failed.');
     expect(provider.ran).toEqual([]);
     expect(errors).toHaveLength(1);
+    // Every answer is journaled, the halted one too, so a replay of the batch answers it the same way.
+    const journal = await store.journaledResults(run.runId!);
+    expect([...journal.keys()].sort()).toEqual(['toolu_n', 'toolu_w']);
+    expect(journal.get('toolu_n')).toEqual(answers.get('toolu_n')![0]);
   });
 
   it('refuses to start a run that may need approval without a store to pause in', async () => {
@@ -109,7 +127,8 @@ describe('approval: pause', () => {
     expect(run.stopReason).toBe('approval_required');
     expect(events.filter((e) => e.type === 'tool_start')).toEqual([expect.objectContaining({ toolUseId: 'toolu_read', eager: true })]);
     const types = events.map((e) => e.type);
-    expect(types.slice(-2)).toEqual(['approval_required', 'done']);
+    // The turn ends (a UI closes its message) before the run says it waits for a person.
+    expect(types.slice(-3)).toEqual(['turn_end', 'approval_required', 'done']);
     expect(provider.ran).toEqual(['toolu_read']);
     // Journaled before the run was saved as pending: the resume answers it from the journal.
     expect([...(await store.journaledResults(run.runId!)).keys()]).toEqual(['toolu_read']);
@@ -140,6 +159,26 @@ describe('approval: resume', () => {
       problem: 'finished_run',
     });
     expect(provider.ran).toHaveLength(3);
+  });
+
+  it('does not ask about the approval of a resumed batch again: its decisions are given', async () => {
+    const { tools, store, client, paused } = await pausedRefund();
+    const asked = jest.spyOn(tools, 'checkApprovals');
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+
+    expect(done.stopReason).toBe('end_turn');
+    // The next turn's calls would be asked about as their blocks complete; the resumed batch's are not.
+    expect(asked).not.toHaveBeenCalled();
+  });
+
+  it('saves the time the run has used, which a resume counts its time budget from', async () => {
+    const before = Date.now();
+    const { store, paused } = await pausedRefund();
+    const took = Date.now() - before;
+
+    const { elapsedMs } = (await store.load(paused.runId!))!.state.used;
+    expect(elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(elapsedMs).toBeLessThanOrEqual(took);
   });
 
   it('answers a denied call "Denied by the user" with the reason and halts the calls after it', async () => {

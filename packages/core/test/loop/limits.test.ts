@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { getEventListeners } from 'node:events';
 import { ToolContainer, runToolLoop, streamToolLoop, type ToolLoopEvent } from '@toolwright/core';
 import { text, toolUse, turn, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrderTools } from '../fixtures/orders';
@@ -87,6 +88,73 @@ test('the time budget stops tools asked for after it ran out', async () => {
   expect(reads.calls).toEqual([]);
   expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the time budget (5 ms) reached.' });
   expectValidTranscript(run.messages);
+});
+
+test('a response that brings the output tokens exactly to the budget stops the tools it asked for', async () => {
+  const { client } = await scripted([lookup('toolu_01', { output_tokens: 100 })]);
+  const { reads, tools } = orders();
+
+  const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { outputTokens: 100 } });
+
+  expect(run.stopReason).toBe('output_tokens_budget');
+  expect(reads.calls).toEqual([]);
+});
+
+test('a request that takes exactly the time budget stops the tools it asked for', async () => {
+  // The clock is the engine's only reading of time here: the request moves it by exactly the budget.
+  let now = 1_000_000;
+  const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+  try {
+    const client = {
+      messages: {
+        create: async () => {
+          now += 50;
+          return { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' })], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+        },
+      },
+    } as never;
+    const { reads, tools } = orders();
+
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { ms: 50 } });
+
+    expect(run.stopReason).toBe('time_budget');
+    expect(reads.calls).toEqual([]);
+  } finally {
+    clock.mockRestore();
+  }
+});
+
+test('a run leaves no listener on the signal it was given: one signal can serve many runs', async () => {
+  const controller = new AbortController();
+  const { client } = await scripted([turn('end_turn', text('um')), turn('end_turn', text('dois'))]);
+  for (const prompt of ['1?', '2?']) {
+    await expect(runToolLoop({ client, model: MODEL, prompt, tools: orders().tools, signal: controller.signal })).resolves.toMatchObject({ stopReason: 'end_turn' });
+  }
+  expect(getEventListeners(controller.signal, 'abort')).toEqual([]);
+});
+
+test('an onEvent listener that throws is logged and changes nothing of the run', async () => {
+  const logged: unknown[][] = [];
+  const error = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+  try {
+    const { client } = await scripted([lookup('toolu_01'), turn('end_turn', text('enviado'))]);
+    const { reads, tools } = orders();
+    const run = await runToolLoop({
+      client,
+      model: MODEL,
+      prompt: 'A-1001?',
+      tools,
+      onEvent: () => {
+        throw new Error('listener bug');
+      },
+    });
+
+    expect(run).toMatchObject({ stopReason: 'end_turn', text: 'enviado' });
+    expect(reads.calls).toEqual(['toolu_01:A-1001']);
+    expect(logged[0]).toEqual([expect.stringMatching(/^toolwright: an onEvent listener threw on request; the run is unaffected:/), expect.objectContaining({ message: 'listener bug' })]);
+  } finally {
+    error.mockRestore();
+  }
 });
 
 describe('an aborted signal', () => {
