@@ -154,14 +154,19 @@ function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): st
   return bytes > limits.maxInputBytes ? NESTED : undefined;
 }
 
-/** `items[3].name`: built only for a refusal, by walking up from where it happened. */
+/** A key written bare in a path; any other (empty, dotted, spaced) is written `['a.b']`, so the path names one field. */
+const BARE_KEY = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/** `items[3].name`, `labels['a.b']`: built only for a refusal, by walking up from where it happened. */
 function pathOf(frame: Frame | undefined, key: string | number | undefined): string {
   const parts: Array<string | number> = key === undefined ? [] : [key];
   for (let f = frame; f && f.key !== undefined; f = f.parent) parts.push(f.key);
   let path = '';
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i];
-    path += typeof part === 'number' ? `[${part}]` : path ? `.${part}` : part;
+    if (typeof part === 'number') path += `[${part}]`;
+    else if (BARE_KEY.test(part)) path += path ? `.${part}` : part;
+    else path += `['${part.replace(/[\\']/g, '\\$&')}']`;
   }
-  return path || '(the input)';
+  return path;
 }

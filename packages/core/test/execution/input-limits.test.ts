@@ -113,6 +113,16 @@ describe('keys', () => {
   ])('__proto__ is refused wherever it is: %s', (json, path) => {
     expect(check(JSON.parse(json))).toBe(`Invalid input: key "${path}" is not allowed.`);
   });
+
+  // A refusal names one field: a key that is empty, or holds a dot or a space, is quoted.
+  it.each([
+    [{ '': 'abcdef' }, "['']"],
+    [{ 'a.b': 'abcdef' }, "['a.b']"],
+    [{ a: { "b'c": 'abcdef' } }, "a['b\\'c']"],
+    [{ não: ['abcdef'] }, 'não[0]'],
+  ])('the path of a refused value names its field: %j', (input, path) => {
+    expect(check(input, { maxStringLength: 5 })).toBe(`Invalid input: "${path}" is longer than 5 characters.`);
+  });
 });
 
 describe('the container option `limits`', () => {
