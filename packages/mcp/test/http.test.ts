@@ -100,6 +100,35 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
   });
 });
 
+describe('Streamable HTTP on loopback, the standalone GET stream', () => {
+  // Its headers go out at once, as the plain SDK server sends them: a client awaiting the GET
+  // learns the stream is open, and a proxy does not wait for a first event before answering.
+  it('answers a GET with text/event-stream headers before any event is sent', async () => {
+    const server = createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', auth });
+    const http = await listen(server, { verifier });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer t-ana' };
+    const controller = new AbortController();
+    try {
+      const init = await fetch(http.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+      await init.text();
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      await (await fetch(http.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+
+      const stream = await fetch(http.url, { method: 'GET', headers: { ...session, accept: 'text/event-stream' }, signal: controller.signal });
+
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    } finally {
+      controller.abort();
+      await http.close();
+    }
+  });
+});
+
 describe('Streamable HTTP on loopback, requireAuth', () => {
   it('answers 401 to a request without a token, and serves one with a valid token', async () => {
     const server = createMcpServer(probeContainer(), { name: 'probe', version: '1.0.0', auth });

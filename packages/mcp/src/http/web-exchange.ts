@@ -34,6 +34,9 @@ export async function sendResponse(res: ServerResponse, response: Response, onEr
     res.end();
     return;
   }
+  // Node sends headers with the first write, and the standalone GET stream may wait long for its
+  // first event: a client awaiting the GET, or a proxy, would see nothing until then.
+  if (res.req?.method === 'GET') res.flushHeaders();
   const reader = response.body.getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   res.on('close', stop);
