@@ -8,22 +8,38 @@
 export const ABORTED: unique symbol = Symbol('aborted');
 
 /**
- * `wait`'s value, or `ABORTED` once `signal` has aborted and `wait` has not settled by the next
- * macrotask. What is already at hand (events the SDK holds decoded, a response already read)
- * still arrives after an abort, as the SDK delivers it; only a wait on the network is cut short.
+ * Resolves `ABORTED` a macrotask after `signal` aborts, so that what is already at hand (events
+ * the SDK holds decoded, a response already read) still wins a race against it; only a wait on
+ * the network is cut short. One listener for as many waits as the caller races against it.
  */
+class Abortion {
+  readonly aborted: Promise<typeof ABORTED>;
+  private onAbort!: () => void;
+
+  constructor(private readonly signal: AbortSignal) {
+    this.aborted = new Promise((resolve) => {
+      this.onAbort = () => setImmediate(() => resolve(ABORTED));
+      if (signal.aborted) this.onAbort();
+      else signal.addEventListener('abort', this.onAbort, { once: true });
+    });
+  }
+
+  race<T>(wait: PromiseLike<T>): Promise<T | typeof ABORTED> {
+    return Promise.race([wait, this.aborted]);
+  }
+
+  release(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** `wait`'s value, or `ABORTED` once `signal` has aborted and `wait` has not settled by the next macrotask. */
 export async function untilAborted<T>(wait: PromiseLike<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  const settled = Promise.resolve(wait);
-  let onAbort!: () => void;
-  const aborted = new Promise<typeof ABORTED>((resolve) => {
-    onAbort = () => setImmediate(() => resolve(ABORTED));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const abortion = new Abortion(signal);
   try {
-    return await Promise.race([settled, aborted]);
+    return await abortion.race(wait);
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    abortion.release();
   }
 }
 
@@ -33,10 +49,11 @@ export async function untilAborted<T>(wait: PromiseLike<T>, signal: AbortSignal)
  */
 export async function* iterateUntilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T, void, undefined> {
   const iterator = source[Symbol.asyncIterator]();
+  const abortion = new Abortion(signal);
   let abandoned = false;
   try {
     for (;;) {
-      const next = await untilAborted(iterator.next(), signal);
+      const next = await abortion.race(iterator.next());
       if (next === ABORTED) {
         abandoned = true;
         return;
@@ -45,6 +62,7 @@ export async function* iterateUntilAborted<T>(source: AsyncIterable<T>, signal: 
       yield next.value;
     }
   } finally {
+    abortion.release();
     // An async generator queues `return` behind a pending `next`: awaiting it would wait forever.
     if (abandoned) void Promise.resolve(iterator.return?.()).catch(() => undefined);
     else await iterator.return?.();

@@ -3,6 +3,7 @@ import { getEventListeners } from 'node:events';
 import { ToolContainer, runToolLoop, streamToolLoop, type ToolLoopEvent } from '@toolwright/core';
 import { text, toolUse, turn, type ScriptedTurn } from '@toolwright/core/testing';
 import { OrderTools } from '../fixtures/orders';
+import { toMessage } from './fixtures/fake-stream-client';
 import { OrderWrites, ordersWithWritesManifest } from './fixtures/order-writes';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
 
@@ -109,7 +110,7 @@ test('a request that takes exactly the time budget stops the tools it asked for'
       messages: {
         create: async () => {
           now += 50;
-          return { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' })], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } };
+          return toMessage(turn('tool_use', toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' })), 0);
         },
       },
     } as never;
@@ -203,7 +204,7 @@ describe('an aborted signal', () => {
   const hangingClient = () => {
     const never = new Promise<never>(() => undefined);
     const events = (async function* () {
-      yield { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+      yield { type: 'message_start', message: toMessage(turn('end_turn'), 0) };
       await never;
     })();
     return { messages: { create: (body: { stream?: boolean }) => (body.stream ? Promise.resolve(events) : never) } } as never;
