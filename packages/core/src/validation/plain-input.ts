@@ -88,9 +88,14 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
     const { value } = frame;
     let refused: string | undefined;
     if (Array.isArray(value)) {
-      if (value.length > limits.maxArrayLength) return modelMessages.arrayTooLong(pathOf(frame.parent, frame.key), limits.maxArrayLength);
+      // Only the input itself has no key, and it is not an array.
+      if (value.length > limits.maxArrayLength) return modelMessages.arrayTooLong(pathOf(frame.parent, frame.key!), limits.maxArrayLength);
       bytes += 2 + Math.max(value.length - 1, 0);
-      for (let i = 0; i < value.length && !refused; i++) refused = visit(value[i], frame, i) ?? overBytes();
+      let i = 0;
+      for (const element of value) {
+        refused = visit(element, frame, i++) ?? overBytes();
+        if (refused) break;
+      }
     } else {
       const own = Object.keys(value);
       keys += own.length;
@@ -114,14 +119,14 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
 const MAX_NUMBER_CHARS = 32;
 
 /** What `checkFlatInput` returns for an input it leaves to the general walk. */
-const NESTED = Symbol('nested');
+export const NESTED = Symbol('nested');
 
 /**
  * The common input, an object of strings, numbers and booleans, checked without the walk's
  * frames: the same limits in the same order, so the verdict is the walk's. Anything else (a
  * nested value, a key or string the walk must name in its message) goes to the walk.
  */
-function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): string | undefined | typeof NESTED {
+export function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): string | undefined | typeof NESTED {
   const own = Object.keys(input);
   if (own.length > limits.maxKeys) return NESTED;
   // An upper bound of the walk's byte count, with no encoding: a UTF-16 unit is at most 3 bytes
@@ -158,8 +163,8 @@ function checkFlatInput(input: Record<string, unknown>, limits: InputLimits): st
 const BARE_KEY = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 /** `items[3].name`, `labels['a.b']`: built only for a refusal, by walking up from where it happened. */
-function pathOf(frame: Frame | undefined, key: string | number | undefined): string {
-  const parts: Array<string | number> = key === undefined ? [] : [key];
+function pathOf(frame: Frame | undefined, key: string | number): string {
+  const parts: Array<string | number> = [key];
   for (let f = frame; f && f.key !== undefined; f = f.parent) parts.push(f.key);
   let path = '';
   for (let i = parts.length - 1; i >= 0; i--) {

@@ -1,5 +1,5 @@
 import type Ajv2020 from 'ajv/dist/2020';
-import type { Options, ValidateFunction } from 'ajv/dist/2020';
+import type { CodeOptions, ValidateFunction } from 'ajv/dist/2020';
 import { isDecimalMultiple } from './decimal-multiple';
 import { describeSchemaErrors } from './describe-errors';
 import { CHECK_RUNTIME_NAME, type compiledCheckRuntime } from './compiled-check';
@@ -8,22 +8,21 @@ type AjvModule = typeof import('ajv/dist/2020');
 
 /**
  * The Ajv every check is made with, at run time and at build time alike: JSON Schema 2020-12,
- * formats by their RFCs (ajv-formats, full mode), lengths in code points, `u` patterns, and
- * `multipleOf` exact on decimals. `allErrors` so the model fixes every field in one retry;
- * `verbose` so a message can name the failing keyword's value. The schemas come from
- * tools-codegen, which wrote them as 2020-12; checking each against the meta-schema would cost
- * most of the first compile. `source` also keeps the code of each check, for `standaloneChecks`.
+ * formats by their RFCs (ajv-formats' default, full mode: `schema-check.test.ts` pins them),
+ * lengths in code points, `u` patterns, and `multipleOf` exact on decimals. `allErrors` so the
+ * model fixes every field in one retry; `verbose` so a message can name the failing keyword's
+ * value. The schemas come from tools-codegen, which wrote them as 2020-12; checking each against
+ * the meta-schema would cost most of the first compile. `code` is given only to write checks
+ * out as source (`standaloneCheck`).
  */
-function makeAjv(source: boolean): Ajv2020 {
+function makeAjv(code?: CodeOptions): Ajv2020 {
   // Loaded on first use, not at import: an application that never compiles a check never pays for it.
   const ajvModule = require('ajv/dist/2020') as AjvModule;
   const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
   const { _ } = ajvModule;
   const runtime = new ajvModule.Name(CHECK_RUNTIME_NAME);
-  const options: Options = { allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false };
-  if (source) options.code = { source: true, esm: true, formats: _`${runtime}.formats` };
-  const instance = new ajvModule.default(options);
-  addFormats(instance, { mode: 'full' });
+  const instance = new ajvModule.default({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false, code });
+  addFormats(instance);
   instance.removeKeyword('multipleOf');
   instance.addKeyword({
     keyword: 'multipleOf',
@@ -46,7 +45,7 @@ let shared: Ajv2020 | undefined;
  * what it compiled by the schema object and hands the same function back).
  */
 export function schemaCheck(schema: object): ValidateFunction {
-  return (shared ??= makeAjv(false)).compile(schema);
+  return (shared ??= makeAjv()).compile(schema);
 }
 
 /**
@@ -56,7 +55,7 @@ export function schemaCheck(schema: object): ValidateFunction {
  */
 export function schemaProblems(schema: object, value: unknown): string[] {
   const check = schemaCheck(schema);
-  return check(value) ? [] : describeSchemaErrors(check.errors ?? [], schema, value).map((line) => line.replace(/^- /, ''));
+  return check(value) ? [] : describeSchemaErrors(check.errors ?? [], schema, value).map((line) => line.slice('- '.length));
 }
 
 /** The helpers Ajv's standalone code requires from its own package, by what `compiledCheckRuntime` calls them. */
@@ -74,7 +73,8 @@ const RUNTIME_HELPERS: Readonly<Record<string, keyof typeof compiledCheckRuntime
  * the schemas tools-codegen writes never do.
  */
 export function standaloneCheck(schema: object): string {
-  const ajv = makeAjv(true);
+  const { _, Name } = require('ajv/dist/2020') as AjvModule;
+  const ajv = makeAjv({ source: true, esm: true, formats: _`${new Name(CHECK_RUNTIME_NAME)}.formats` });
   const { default: standaloneCode } = require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
   // A copy: Ajv keeps what it compiled, and the caller's object must stay the caller's.
   ajv.addSchema(JSON.parse(JSON.stringify(schema)) as object, 'check');

@@ -14,7 +14,6 @@ const VALIDATOR_OPTIONS: ValidatorOptions = {
   forbidNonWhitelisted: true,
   // A tool without parameters has an input class without metadata; it must still accept `{}`.
   forbidUnknownValues: false,
-  validationError: { target: false },
 };
 
 /** What a tool's input is checked against and built into; the fields of a registered tool. */
@@ -84,14 +83,13 @@ export function validateInput(input: unknown, tool: InputContract, limits: Input
   if (!built.ok || !built.needsValidator) return built;
   const instance = built.value;
   const held = prepare(tool).unreached?.(instance) ?? [];
-  if (held.length === 0) return validate(instance, VALIDATOR_OPTIONS).then((errors) => judgeInput(tool, errors, instance));
   return Promise.all([validate(instance, VALIDATOR_OPTIONS), ...held.map((h) => validate(h.instance, VALIDATOR_OPTIONS).then((errors) => nestedErrors(h, errors)))])
     .then((all) => judgeInput(tool, all.flat(), instance));
 }
 
 /** The errors of an instance class-validator did not reach, under the keys that lead to it. */
 function nestedErrors(held: HeldInstance, errors: ValidationError[]): ValidationError[] {
-  if (errors.length === 0) return [];
+  // With no errors the wrapping holds no constraint and no child: `withoutTypeChecks` drops it.
   let wrapped = errors;
   for (let i = held.path.length - 1; i >= 0; i--) {
     wrapped = [{ property: held.path[i], children: wrapped, constraints: undefined } as unknown as ValidationError];
@@ -136,7 +134,6 @@ function whitelistParams(inputClass: Class, parameters: readonly ParameterBindin
   for (const binding of parameters) {
     if (binding.kind !== 'param' || described.has(binding.property)) continue;
     Allow()(inputClass.prototype, binding.property);
-    described.add(binding.property);
   }
 }
 

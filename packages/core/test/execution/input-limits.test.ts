@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkPlainInput, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../src/validation/plain-input';
+import { checkFlatInput, checkPlainInput, DEFAULT_INPUT_LIMITS, type InputLimits } from '../../src/validation/plain-input';
 import { Probe, probeContainer, use } from './probe';
 
 // Limits are checked before any parsing work, in one pass, each refusal one line.
@@ -84,6 +84,25 @@ describe('each limit: at the limit passes, one past it is refused in one line', 
   it('values JSON cannot hold are refused by path', () => {
     expect(check({ a: [1, () => 1] })).toBe('Invalid input: "a[1]" is a function, not a JSON value.');
     expect(check({ n: 10n })).toBe('Invalid input: "n" is a bigint, not a JSON value.');
+  });
+});
+
+// The common input, an object of strings, numbers and booleans, is judged without the walk's
+// frames (the fast path of every call); the walk takes what it leaves, with the same verdict.
+describe('a flat input at each limit is decided by the flat path itself', () => {
+  const loose: InputLimits = { maxInputBytes: 1_000, maxKeys: 100, maxDepth: 3, maxArrayLength: 3, maxStringLength: 100 };
+  it.each<[string, Record<string, unknown>, Partial<InputLimits>]>([
+    ['as many keys as maxKeys', { a: 1, b: true }, { maxKeys: 2 }],
+    ['a key as long as maxStringLength', { abc: true }, { maxStringLength: 3 }],
+    ['a string as long as maxStringLength', { a: 'abc' }, { maxStringLength: 3 }],
+    ['a number', { a: -1.5e-7 }, {}],
+    ['a boolean', { a: false }, {}],
+    ['an undefined value', { a: undefined }, {}],
+    // Its bound: 2 braces, no commas, 3 bytes per unit of the key, 3 for its quotes and colon, 3 per unit of the string and its quotes.
+    ['an upper bound of its bytes equal to maxInputBytes', { a: 'xy' }, { maxInputBytes: 2 + 3 + 3 + 6 + 2 }],
+  ])('%s', (_what, input, limits) => {
+    expect(checkFlatInput(input, { ...loose, ...limits })).toBeUndefined();
+    expect(checkPlainInput(input, { ...loose, ...limits })).toBeUndefined();
   });
 });
 

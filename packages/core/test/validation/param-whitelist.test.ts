@@ -146,3 +146,62 @@ describe('an @Input DTO', () => {
     expect(metadataOf(Customer)).toEqual(['name:customValidation']);
   });
 });
+
+describe('a @Param input class the schema check fully decides (closed schema, no decorator)', () => {
+  class LabelInput {
+    numero!: string;
+    note?: string;
+  }
+
+  class LabelTools {
+    @Tool({ name: 'label', effect: 'read' })
+    label(@Param() numero: string, @Param() note?: string) {
+      return `${numero}${note ?? ''}`;
+    }
+  }
+
+  const labelContainer = () =>
+    new ToolContainer({
+      manifest: defineToolManifest([
+        {
+          provider: LabelTools,
+          method: 'label',
+          definition: {
+            name: 'label',
+            description: 'Prints a label.',
+            input_schema: { type: 'object', properties: { numero: { type: 'string' }, note: { type: 'string' } }, required: ['numero'], additionalProperties: false },
+          },
+          effect: 'read',
+          inputClass: LabelInput,
+          parameters: [
+            { kind: 'param', property: 'numero' },
+            { kind: 'param', property: 'note' },
+          ],
+        },
+      ]),
+      providers: [new LabelTools()],
+    });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('gets nothing registered in class-validator: the user\'s metadata stays as the user wrote it', async () => {
+    const [answer] = await labelContainer().execute([toolUse('toolu_1', 'label', { numero: 'A-1', note: '!' })]);
+    expect(answer).toMatchObject({ content: 'A-1!' });
+    expect(metadataOf(LabelInput)).toEqual([]);
+  });
+
+  // A call alone takes the container's direct path, which keeps its own preparation; calls in a
+  // batch take the general one, where the boundary keeps it.
+  it.each([
+    ['alone', 1],
+    ['in a batch', 2],
+  ])('is prepared on its first call only, called %s: later calls read no class-validator metadata', async (_how, perBatch) => {
+    const container = labelContainer();
+    const lookups = jest.spyOn(getMetadataStorage(), 'getTargetValidationMetadatas');
+    for (let i = 0; i < 3; i++) {
+      const answers = await container.execute(Array.from({ length: perBatch }, (_, j) => toolUse(`toolu_${i}_${j}`, 'label', { numero: `A-${i}` })));
+      expect(answers.map((a) => a.content)).toEqual(Array(perBatch).fill(`A-${i}`));
+    }
+    expect(lookups).toHaveBeenCalledTimes(1);
+  });
+});
