@@ -92,6 +92,7 @@ export const modules = [
       'loop/turn-calls.test.ts',
       'loop/limits.test.ts',
       'loop/stop-reasons.test.ts',
+      'loop/run-edges.test.ts',
       'loop/conversation-integrity.test.ts',
       'loop/errors.test.ts',
       'loop/claude-features.test.ts',

@@ -379,7 +379,7 @@ export function loopSettings(options: ToolLoopOptions<unknown>, name: EngineMode
     throw new RangeError(`${name}: context.onWriteFailure must be 'halt' or 'continue', got ${String(policy)}.`);
   }
   if (options.owner !== undefined && (typeof options.owner !== 'string' || options.owner === '' || keyProblem(options.owner))) {
-    const problem = typeof options.owner === 'string' && options.owner !== '' ? keyProblem(options.owner) : undefined;
+    const problem = typeof options.owner === 'string' ? keyProblem(options.owner) : undefined;
     throw new TypeError(
       `${name}: owner must be a non-empty string (the id of whoever starts or resumes the run)${problem ? ` without NUL or lone surrogates; it ${problem}` : ''}, got ${JSON.stringify(options.owner)}.`,
     );
@@ -454,7 +454,7 @@ function anySignal(...sources: Array<AbortSignal | undefined>): { signal: AbortS
     if (!source) continue;
     if (source.aborted) controller.abort(source.reason);
     const onAbort = () => controller.abort(source.reason);
-    source.addEventListener('abort', onAbort, { once: true });
+    source.addEventListener('abort', onAbort);
     releases.push(() => source.removeEventListener('abort', onAbort));
   }
   return { signal: controller.signal, release: () => releases.forEach((r) => r()) };

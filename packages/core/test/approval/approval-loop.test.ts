@@ -161,6 +161,20 @@ describe('approval: resume', () => {
     expect(provider.ran).toHaveLength(3);
   });
 
+  it('answers only the calls of a paused turn that also holds text', async () => {
+    const { provider, tools } = refundTools('writes');
+    const store = new InMemoryRunStore();
+    const worded = turn('tool_use', text('Vou reembolsar.'), toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }), text('Aguarde.'));
+    const client = replayClient(script(worded));
+    const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } });
+
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_refund']);
+    expect(done.messages[2].content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_refund' })]);
+    expect(checkTranscript(done.messages)).toEqual([]);
+  });
+
   it('does not ask about the approval of a resumed batch again: its decisions are given', async () => {
     const { tools, store, client, paused } = await pausedRefund();
     const asked = jest.spyOn(tools, 'checkApprovals');
