@@ -82,7 +82,8 @@ export function standaloneCheck(schema: object): string {
   for (const [required, helper] of Object.entries(RUNTIME_HELPERS)) code = code.split(required).join(`${CHECK_RUNTIME_NAME}.${helper}`);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) throw new Error(`standaloneCheck: the compiled check needs ${leftover[0]}, which compiledCheckRuntime does not provide.`);
-  const exported = /^(?:"use strict";)?export const check = (validate\d+);/.exec(code);
+  // Ajv's standalone code for one named check starts with its export: `"use strict";export const check = validate0;`.
+  const exported = /^"use strict";export const check = (\w+);/.exec(code);
   if (!exported) throw new Error('standaloneCheck: Ajv\'s standalone code does not start with the export it was asked for.');
   // Its own scope, so the names Ajv gives its constants and functions cannot meet another check's.
   return `() => {${code.slice(exported[0].length)}return ${exported[1]};}`;

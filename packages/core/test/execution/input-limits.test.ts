@@ -44,6 +44,8 @@ describe('each limit: at the limit passes, one past it is refused in one line', 
       { a: null, b: [true, false, null, 1.5, -20], c: {}, d: [[], {}] },
       { '€': [false, '€'], '₤': { '€': true } },
       { a: 12.5, b: -0.001, c: 1e21 },
+      // One long number: the quick count's bound (32 characters a number) must stay above it.
+      { a: 123456789.125 },
       {},
     ];
     for (const input of inputs) {
@@ -51,6 +53,10 @@ describe('each limit: at the limit passes, one past it is refused in one line', 
       expect(check(input, { maxInputBytes: bytes })).toBeUndefined();
       expect(check(input, { maxInputBytes: bytes - 1 })).toBe(`Invalid input: larger than ${bytes - 1} bytes of JSON; send less data.`);
     }
+  });
+
+  it('a refused element of an array is the verdict, whatever follows it', () => {
+    expect(check({ list: ['abcdef', 'a'] }, { maxStringLength: 5 })).toBe('Invalid input: "list[0]" is longer than 5 characters.');
   });
 
   it('an input that is not an object is refused, saying what it is', () => {

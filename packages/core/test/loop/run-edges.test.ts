@@ -143,17 +143,20 @@ describe.each(loops)('%s sends', (_name, loop) => {
     const never = (signal: AbortSignal) => ({
       [Symbol.asyncIterator]: () => ({ next: () => new Promise<IteratorResult<RawMessageStreamEvent>>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }),
     });
+    let requested!: () => void;
+    const inFlight = new Promise<void>((resolve) => (requested = resolve));
     const hanging: MessagesClient = {
       messages: {
         create: (body: Record<string, unknown>, options?: { signal?: AbortSignal }) => {
           sent.push({ body, signal: options?.signal });
+          requested();
           return body.stream ? Promise.resolve(never(options!.signal!)) : new Promise((_resolve, reject) => options!.signal!.addEventListener('abort', () => reject(options!.signal!.reason)));
         },
       },
     } as unknown as MessagesClient;
     const events: ToolLoopEvent[] = [];
     const run = loop({ client: hanging, model: MODEL, prompt: 'X1?', tools: tools(), signal: controller.signal, onEvent: (event) => events.push(event) });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await inFlight;
     expect(sent[0].signal?.aborted).toBe(false);
     controller.abort();
     expect(sent[0].signal?.aborted).toBe(true);

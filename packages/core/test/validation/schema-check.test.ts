@@ -59,6 +59,28 @@ describe('the run time schema check', () => {
     expect(check.errors?.find((error) => error.keyword === 'format')).toMatchObject({ data: 'soon', schema: 'date' });
   });
 
+  // In a module of its own, so the Ajv is made inside this test: each option below then decides
+  // this test's outcome (a shared Ajv is made once per file, in whichever test compiles first).
+  it('is made with every option the boundary relies on', () => {
+    jest.isolateModules(() => {
+      const fresh = (require('../../src/validation/schema-check') as typeof import('../../src/validation/schema-check')).schemaCheck;
+      const check = fresh(SCHEMA);
+      // allErrors and verbose: every failing field, with the value that failed.
+      expect(check({ day: 'soon', colour: 'red' })).toBe(false);
+      expect(check.errors?.map((error) => error.keyword).sort()).toEqual(['additionalProperties', 'format', 'required']);
+      expect(check.errors?.find((error) => error.keyword === 'format')).toMatchObject({ data: 'soon', schema: 'date' });
+      // Formats by their RFCs, decimal multipleOf, u patterns.
+      for (const [, input, keyword] of INVALID) {
+        expect(check(input)).toBe(false);
+        expect(check.errors?.map((error) => error.keyword)).toEqual([keyword]);
+      }
+      expect(check(VALID)).toBe(true);
+      // Not checked against the meta-schema: the schemas are tools-codegen's, and that check
+      // would cost most of the first compile.
+      expect(() => fresh({ type: 'object', properties: { a: { type: 'string', minLength: -1 } } })).not.toThrow();
+    });
+  });
+
   it('is compiled once per schema object', () => {
     expect(schemaCheck(SCHEMA)).toBe(schemaCheck(SCHEMA));
   });
