@@ -119,7 +119,7 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
 const MAX_NUMBER_CHARS = 32;
 
 /** What `checkFlatInput` returns for an input it leaves to the general walk. */
-export const NESTED = Symbol('nested');
+const NESTED = Symbol('nested');
 
 /**
  * The common input, an object of strings, numbers and booleans, checked without the walk's
