@@ -85,9 +85,15 @@ const client = {
   },
 };
 
+/** A pooled connection the server ended while idle: said, not fatal (the pool replaces it). */
+function idleConnectionFailed(error: Error): void {
+  console.error(`(an idle Postgres connection failed: ${error.message})`);
+}
+
 function openStore(kind: StoreKind, connection: PostgresConnection | undefined): { store: RunStore; close: () => Promise<void> } {
   if (kind === 'memory') return { store: new InMemoryRunStore(), close: async () => undefined };
   const pool = new Pool({ ...connection!, max: IN_FLIGHT });
+  pool.on('error', idleConnectionFailed);
   return { store: new PostgresRunStore(pool), close: () => pool.end() };
 }
 
@@ -166,6 +172,8 @@ async function resumesPerSecond(kind: StoreKind, processes: number, connection: 
 async function main(): Promise<void> {
   const server = await startPostgres();
   const pool = new Pool({ ...server.connection, max: IN_FLIGHT });
+  // pool.end() resolves before its sockets close: the server's stop can still reach one.
+  pool.on('error', idleConnectionFailed);
   try {
     await migrate(pool);
     const stores = [

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import Anthropic from '@anthropic-ai/sdk';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
 import { checkTranscript, startScriptedServer, text, toolUse, turn, type ScriptedRequest, type ScriptedServer } from '@toolwright/core/testing';
 import { OrdersRepository } from '../src/orders/orders.repository';
 import { AppModule } from '../src/nest/app.module';
@@ -82,4 +83,28 @@ describeOnPostgres('the NestJS example app: two instances on one PostgreSQL serv
       expect(checkTranscript(model.requests.at(-1)!.body.messages)).toEqual([]);
     }
   }, 120_000);
+
+  it('keeps serving after the server ends its idle connections (pg_terminate_backend)', async () => {
+    const admin = new Client(server().connection);
+    await admin.connect();
+    try {
+      const { rows } = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,
+      );
+      // Both instances had connections idle in their pools: each gets a 57P01 it must survive.
+      expect(rows.filter((row) => row.ended).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
+    // Until every pool has heard of its ended connections, a query could be sent on one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const instance of [0, 1]) {
+      const before = orders.cancellations.length;
+      const { runId, toolUseId } = await ask(instance);
+      const decided = await post(`${urls[1 - instance]}/runs/${runId}/decisions`, { decisions: { [toolUseId]: { approve: true } } });
+      expect(decided.status).toBe(200);
+      expect(orders.cancellations.length - before).toBe(1);
+    }
+  });
 });

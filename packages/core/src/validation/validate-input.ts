@@ -83,7 +83,7 @@ export function validateInput(input: unknown, tool: InputContract, limits: Input
   if (!built.ok || !built.needsValidator) return built;
   const instance = built.value;
   const held = prepare(tool).unreached?.(instance) ?? [];
-  // The common case, alone: no array and no \`Promise.all\` on the path of every such call.
+  // Nothing held (the common case): one validation, without the `Promise.all` below.
   if (held.length === 0) return validate(instance, VALIDATOR_OPTIONS).then((errors) => judgeInput(tool, errors, instance));
   return Promise.all([validate(instance, VALIDATOR_OPTIONS), ...held.map((h) => validate(h.instance, VALIDATOR_OPTIONS).then((errors) => nestedErrors(h, errors)))])
     .then((all) => judgeInput(tool, all.flat(), instance));

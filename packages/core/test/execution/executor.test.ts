@@ -331,11 +331,16 @@ describe('cancellation through execute({ signal })', () => {
 
   it('aborting mid-batch: running calls see their signal abort, nothing new starts, execute answers at once', async () => {
     const { lab, content } = script([
-      { name: 'read_a', behaviour: hang },
+      // read_wait's timeout is a minute: only the abort ends it.
+      { name: 'read_wait', behaviour: hang },
       { name: 'read_a', behaviour: ok(2) },
       { name: 'write_a' },
     ]);
-    setTimeout(() => lab.abort(), 5);
+    // Aborted once the second read has its answer, however slow this machine is to get there.
+    void (async () => {
+      while (!lab.traces.get('toolu_01')?.completed) await new Promise((resolve) => setImmediate(resolve));
+      lab.abort();
+    })();
     const { value, settledAt } = await drive(labContainer(lab).execute(content, { auth: lab, signal: lab.controller.signal }));
 
     expect(settledAt).toBe(lab.abortedAt!.now);

@@ -78,17 +78,29 @@ test('the output-token budget stops tools once reached', async () => {
 });
 
 test('the time budget stops tools asked for after it ran out', async () => {
-  const slowLookup: ScriptedTurn = () => new Promise((resolve) => setTimeout(() => resolve(turn('tool_use', toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' }))), 30));
-  const { client } = await scripted([slowLookup]);
-  const { reads, tools } = orders();
+  // The request takes two budgets: the scripted model moves the engine's clock on as it answers,
+  // so however long this machine takes to set the run up, the budget runs out during the request.
+  const realNow = Date.now.bind(Date);
+  let elapsed = 0;
+  const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + elapsed);
+  try {
+    const slowLookup: ScriptedTurn = () => {
+      elapsed += 120_000;
+      return turn('tool_use', toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' }));
+    };
+    const { client } = await scripted([slowLookup]);
+    const { reads, tools } = orders();
 
-  const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { ms: 5 } });
+    const run = await runToolLoop({ client, model: MODEL, prompt: 'A-1001?', tools, budget: { ms: 60_000 } });
 
-  expect(run.stopReason).toBe('time_budget');
-  expect(run.text).toMatch(/did not complete: the time budget \(5 ms\)/);
-  expect(reads.calls).toEqual([]);
-  expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the time budget (5 ms) reached.' });
-  expectValidTranscript(run.messages);
+    expect(run.stopReason).toBe('time_budget');
+    expect(run.text).toMatch(/did not complete: the time budget \(60000 ms\)/);
+    expect(reads.calls).toEqual([]);
+    expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the time budget (60000 ms) reached.' });
+    expectValidTranscript(run.messages);
+  } finally {
+    clock.mockRestore();
+  }
 });
 
 test('a response that brings the output tokens exactly to the budget stops the tools it asked for', async () => {

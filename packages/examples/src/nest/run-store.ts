@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { RunStore } from '@toolwright/core';
 import { PostgresRunStore, migrate, type SqlClient } from '@toolwright/pg-store';
 
@@ -29,6 +29,9 @@ export class AppRunStore implements OnModuleInit, OnApplicationShutdown {
       // Loaded only when used, like the embedded database below: each app needs one of the two.
       const { Pool } = require('pg') as typeof import('pg');
       const pool = new Pool({ connectionString: options.databaseUrl });
+      // An idle connection the server ends (a restart, a failover, pg_terminate_backend) is
+      // reported here and replaced on the next query; unheard, pg's 'error' event ends the process.
+      pool.on('error', (error) => new Logger(AppRunStore.name).warn(`An idle Postgres connection failed and was dropped: ${error.message}`));
       this.client = pool;
       this.close = () => pool.end();
       this.where = 'Postgres (DATABASE_URL)';

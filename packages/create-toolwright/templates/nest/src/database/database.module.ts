@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { RunStore } from '@toolwright/core';
 import { PostgresRunStore, migrate, type SqlClient } from '@toolwright/pg-store';
 
@@ -29,6 +29,9 @@ export class Database {
   private static async postgres(connectionString: string): Promise<Database> {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString });
+    // An idle connection the server ends (a restart, a failover) is reported here and replaced on
+    // the next query; without a listener, pg's 'error' event would end the process.
+    pool.on('error', (error) => new Logger(Database.name).warn(`An idle Postgres connection failed and was dropped: ${error.message}`));
     return new Database(pool, 'Postgres (DATABASE_URL)', () => pool.end());
   }
 
