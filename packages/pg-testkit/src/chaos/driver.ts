@@ -1,13 +1,19 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Pool } from 'pg';
-import type { DriverMessage, KillPoint, WorkerConfig, WorkerMessage } from './protocol';
+import { KILL_POINTS, type DriverMessage, type KillPoint, type WorkerConfig, type WorkerMessage } from './protocol';
 
 export interface DriverOptions {
   runs: number;
   workers: number;
   /** Chance of a SIGKILL at each kill point a worker reaches. */
   killChance: number;
+  /**
+   * Each kill point is also killed once for sure, at a visit the seed picks from its first
+   * `killEachPointWithin`: at a 1% chance alone, a run could end without a kill at one of them
+   * (CI met a run with none at mid-write), and that window would go untested.
+   */
+  killEachPointWithin: number;
   /** Chance, every `randomKillEveryMs`, that a random worker is killed wherever it is. */
   randomKillChance: number;
   randomKillEveryMs: number;
@@ -62,6 +68,8 @@ export async function drive(options: DriverOptions, config: WorkerConfig, pool: 
   let stopping = false;
   let kills = 0;
   const began = Date.now();
+  const visits = Object.fromEntries(KILL_POINTS.map((point) => [point, 0])) as Record<KillPoint, number>;
+  const sureKillAt = Object.fromEntries(KILL_POINTS.map((point) => [point, 1 + Math.floor(options.random() * options.killEachPointWithin)])) as Record<KillPoint, number>;
 
   const kill = (worker: Worker, at: KillPoint | 'random') => {
     kills += 1;
@@ -81,8 +89,10 @@ export async function drive(options: DriverOptions, config: WorkerConfig, pool: 
       switch (message.type) {
         case 'point': {
           if (message.point === 'mid-write' && message.toolUseId) worker.open.add(message.toolUseId);
+          visits[message.point] += 1;
+          const sure = !stopping && visits[message.point] === sureKillAt[message.point];
           const chance = stopping || kills >= options.maxKills ? 0 : options.killChance;
-          if (options.random() < chance) kill(worker, message.point);
+          if (sure || options.random() < chance) kill(worker, message.point);
           else reply({ type: 'go' });
           break;
         }

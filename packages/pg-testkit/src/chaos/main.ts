@@ -60,6 +60,7 @@ async function main(): Promise<number> {
         runs: RUNS,
         workers: WORKERS,
         killChance: 0.01,
+        killEachPointWithin: 20,
         randomKillChance: 0.05,
         randomKillEveryMs: 1_000,
         maxKills: Math.max(20, Math.ceil(RUNS / 2)),
