@@ -40,9 +40,12 @@ describeOnPostgres('resumeToolLoop on one PostgreSQL server shared by two instan
 
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     const loser = (outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason;
-    // What the loser hears depends on how far the winner got when it looked: claimed, moved on, or already finished.
+    // What the loser hears depends on what it read and how far the winner had got by then:
+    // - still pending, then its claim met the winner's: claimed, moved on (revision) or finished;
+    // - running, the write already saved (nothing pending any more): not_pending;
+    // - finished: finished_run.
     const heard = `${loser.name}:${loser.problem}`;
-    expect(['RunClaimError:claimed', 'RunConflictError:revision', 'DecisionError:finished_run']).toContain(heard);
+    expect(['RunClaimError:claimed', 'RunConflictError:revision', 'RunClaimError:finished', 'DecisionError:not_pending', 'DecisionError:finished_run']).toContain(heard);
     expect([...first.provider.ran, ...second.provider.ran]).toEqual(['toolu_refund']);
     const done = (outcomes.find((o) => o.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof resumeToolLoop>>>).value;
     expect(done.text).toBe('refunded');
