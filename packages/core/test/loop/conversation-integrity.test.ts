@@ -230,21 +230,31 @@ describe.each(loops)('%s', (name, loop) => {
   });
 
   test('the wall-clock budget is checked before each tool starts, not only before each request', async () => {
-    const { timeline, tools } = shop(sleep(250));
-    // In process, so the response arrives well inside the budget and the read starts.
-    const response = message([toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' })], 'tool_use');
-    const client = rawClient([name === 'streamToolLoop' ? streamOf(response) : response]);
+    // The read takes two budgets: it moves the engine's clock on as it runs, so however slow this
+    // machine is to reach it, the budget is left when the read starts and spent when it ends.
+    const realNow = Date.now.bind(Date);
+    let elapsed = 0;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + elapsed);
+    try {
+      const { timeline, tools } = shop(async () => {
+        elapsed += 120_000;
+      });
+      const response = message([toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' })], 'tool_use');
+      const client = rawClient([name === 'streamToolLoop' ? streamOf(response) : response]);
 
-    const run = await loop({ client, model: MODEL, prompt: 'Reserve X1.', tools, budget: { ms: 100 } });
+      const run = await loop({ client, model: MODEL, prompt: 'Reserve X1.', tools, budget: { ms: 60_000 } });
 
-    expect(run.stopReason).toBe('time_budget');
-    expect(timeline.find('read_end', 'toolu_01')).toBeDefined();
-    expect(timeline.find('write_start')).toBeUndefined();
-    expect(resultsAt(run.messages, 2).map((r) => r.content)).toEqual([
-      JSON.stringify({ sku: 'X1', quantidade: 3 }),
-      'Not executed: the time budget (100 ms) reached.',
-    ]);
-    expectValidTranscript(run.messages);
+      expect(run.stopReason).toBe('time_budget');
+      expect(timeline.find('read_end', 'toolu_01')).toBeDefined();
+      expect(timeline.find('write_start')).toBeUndefined();
+      expect(resultsAt(run.messages, 2).map((r) => r.content)).toEqual([
+        JSON.stringify({ sku: 'X1', quantidade: 3 }),
+        'Not executed: the time budget (60000 ms) reached.',
+      ]);
+      expectValidTranscript(run.messages);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 
