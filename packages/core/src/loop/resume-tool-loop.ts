@@ -30,8 +30,9 @@ export type ResumeToolLoopOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>
 
 /**
  * Continues a run that paused (`approval_required`) or stopped halfway (its process crashed):
- * claims it in the store (of concurrent resumes exactly one proceeds, the others get a
- * `RunClaimError` or `RunConflictError`), answers the calls the journal already holds with the
+ * claims it in the store (of concurrent resumes exactly one proceeds; the others get a
+ * `RunClaimError` or `RunConflictError`, or a `DecisionError` when they read the run after the
+ * first had saved a result or finished), answers the calls the journal already holds with the
  * journaled result, denied calls with "Denied by the user", runs the approved ones in the usual
  * order, and goes on as `runToolLoop`. Refuses, before anything runs: options the loop cannot run
  * with, unknown and finished runs, another `owner` than the run's, decisions that do not match
