@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Message, MessageParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer, ToolLoopError, runToolLoop, streamToolLoop, type MessagesClient, type ToolLoopOptions, type ToolLoopResult } from '@toolwright/core';
 import { scriptedStreamEvents, serverToolUse, text, toolUse, turn } from '@toolwright/core/testing';
+import { runClock } from './fixtures/run-clock';
 import { ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted, summary } from './scripted-client';
 
@@ -232,12 +233,10 @@ describe.each(loops)('%s', (name, loop) => {
   test('the wall-clock budget is checked before each tool starts, not only before each request', async () => {
     // The read takes two budgets: it moves the engine's clock on as it runs, so however slow this
     // machine is to reach it, the budget is left when the read starts and spent when it ends.
-    const realNow = Date.now.bind(Date);
-    let elapsed = 0;
-    const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + elapsed);
+    const clock = runClock();
     try {
       const { timeline, tools } = shop(async () => {
-        elapsed += 120_000;
+        clock.advance(120_000);
       });
       const response = message([toolUse('toolu_01', 'ler_estoque', { sku: 'X1' }), toolUse('toolu_02', 'reservar', { sku: 'X1' })], 'tool_use');
       const client = rawClient([name === 'streamToolLoop' ? streamOf(response) : response]);
@@ -253,7 +252,7 @@ describe.each(loops)('%s', (name, loop) => {
       ]);
       expectValidTranscript(run.messages);
     } finally {
-      clock.mockRestore();
+      clock.restore();
     }
   });
 });

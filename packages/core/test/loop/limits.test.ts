@@ -5,6 +5,7 @@ import { text, toolUse, turn, type ScriptedTurn } from '@toolwright/core/testing
 import { OrderTools } from '../fixtures/orders';
 import { toMessage } from './fixtures/fake-stream-client';
 import { OrderWrites, ordersWithWritesManifest } from './fixtures/order-writes';
+import { runClock } from './fixtures/run-clock';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
 
 afterEach(closeServers);
@@ -80,12 +81,10 @@ test('the output-token budget stops tools once reached', async () => {
 test('the time budget stops tools asked for after it ran out', async () => {
   // The request takes two budgets: the scripted model moves the engine's clock on as it answers,
   // so however long this machine takes to set the run up, the budget runs out during the request.
-  const realNow = Date.now.bind(Date);
-  let elapsed = 0;
-  const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + elapsed);
+  const clock = runClock();
   try {
     const slowLookup: ScriptedTurn = () => {
-      elapsed += 120_000;
+      clock.advance(120_000);
       return turn('tool_use', toolUse('toolu_01', 'buscar_pedido', { numero: 'A-1001' }));
     };
     const { client } = await scripted([slowLookup]);
@@ -99,7 +98,7 @@ test('the time budget stops tools asked for after it ran out', async () => {
     expect(resultsAt(run.messages, 2)[0]).toMatchObject({ is_error: true, content: 'Not executed: the time budget (60000 ms) reached.' });
     expectValidTranscript(run.messages);
   } finally {
-    clock.mockRestore();
+    clock.restore();
   }
 });
 

@@ -5,6 +5,7 @@ import { Ctx, InMemoryRunStore, Param, RunStoreError, Tool, ToolContainer, ToolL
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { failOnce, faultyStore, type Fault } from '../approval/fixtures/faulty-store';
 import { replayClient } from '../approval/fixtures/refunds';
+import { runClock } from './fixtures/run-clock';
 import { ShopTools, Timeline, shopManifest, sleep, type Wait } from './fixtures/shop-tools';
 import { MODEL, closeServers, expectValidTranscript, resultsAt, scripted } from './scripted-client';
 
@@ -282,14 +283,6 @@ describe('a read whose approval rule throws', () => {
     expect(logged).toEqual([expect.stringContaining('checking whether balance (toolu_broken) needs approval failed')]);
   });
 });
-
-/** `Date.now` as the run sees it, moved on by `advance`: a time budget that runs out exactly where a test says. */
-function runClock() {
-  let offset = 0;
-  const real = Date.now.bind(Date);
-  const spy = jest.spyOn(Date, 'now').mockImplementation(() => real() + offset);
-  return { advance: (ms: number) => (offset += ms), restore: () => spy.mockRestore() };
-}
 
 describe('a limit reached while calls of the turn are under way', () => {
   test('a read left waiting for a slot is answered "not executed" and never runs', async () => {
