@@ -87,6 +87,17 @@ export interface ToolContainerOptions {
 
 export type ToolSearchKind = 'regex' | 'bm25';
 
+/**
+ * A call started by `startCall`: its answer, and how to cancel it. No `AbortSignal` is made
+ * for it (creating one costs microseconds, and an MCP request's call is rarely cancelled).
+ */
+export interface StartedCall {
+  /** Never rejects, like `executeCall`'s. */
+  readonly answer: Promise<CallResult>;
+  /** Cancels the call: it does not start, or its `ctx.signal` aborts with `reason`. */
+  cancel(reason?: unknown): void;
+}
+
 /** Options of `executeCall`: one call, outside any batch. */
 export interface CallOptions<TAuth = unknown> {
   auth?: TAuth;
@@ -355,17 +366,32 @@ export class ToolContainer<TAuth = unknown> implements BatchExecutor<TAuth> {
    * requests arriving over time). Never rejects.
    */
   async executeCall(call: ToolCall, options: CallOptions<TAuth> = {}): Promise<CallResult> {
-    const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const cancellation = new BatchCancellation();
     const unfollow = cancellation.follow(options.signal);
+    try {
+      return await this.answerAlone(call, options, cancellation);
+    } finally {
+      unfollow();
+    }
+  }
+
+  /**
+   * `executeCall` cancelled by a function instead of a signal: for a surface that answers many
+   * requests and cancels few (MCP), so that no call pays for an `AbortSignal`.
+   */
+  startCall(call: ToolCall, options: Omit<CallOptions<TAuth>, 'signal'> = {}): StartedCall {
+    const cancellation = new BatchCancellation();
+    return { answer: this.answerAlone(call, options, cancellation), cancel: (reason) => cancellation.cancel(reason) };
+  }
+
+  private async answerAlone(call: ToolCall, options: CallOptions<TAuth>, cancellation: BatchCancellation): Promise<CallResult> {
+    const emit = this.onEvent || options.onEvent ? (event: ToolEvent) => this.emit(event, options.onEvent) : undefined;
     const scheduled: ScheduledCall = { id: call.id, name: call.name, input: call.input, mayWrite: this.mayWrite(call.name), client: options.client, traceContext: options.traceContext };
     try {
       return await this.callUnlessCancelled(scheduled, { auth: options.auth, cancellation }, emit);
     } catch (error) {
       this.logger.error('toolwright: executeCall failed unexpectedly; answering it as an internal error:', error);
       return answer(call, 'internal_error', modelMessages.internal(call.name));
-    } finally {
-      unfollow();
     }
   }
 

@@ -15,7 +15,7 @@ export { schemaProblems } from './validation/schema-check';
 export { compiledCheckRuntime, type CompiledInputCheck } from './validation/compiled-check';
 
 export { ToolContainer } from './container';
-export type { ToolContainerOptions, ToolSearchKind, ExecutionDefaults, ToolReply, CallOptions, ToolDescription } from './container';
+export type { ToolContainerOptions, ToolSearchKind, ExecutionDefaults, ToolReply, CallOptions, StartedCall, ToolDescription } from './container';
 export type { ExecuteOptions, AssistantContentBlock, BatchExecutor } from './execution/batch-executor';
 export { ToolError, type ToolResultContentBlock } from './execution/tool-error';
 export type { ResultBlock, AudioBlock, ResourceBlock, ResourceLinkBlock } from './execution/result-blocks';

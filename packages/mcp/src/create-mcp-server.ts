@@ -1,10 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { Server, TRACEPARENT_META_KEY, TRACESTATE_META_KEY, type AuthInfo, type CallToolResult, type McpServerFactory, type ServerContext, type Tool as McpTool, type Transport } from '@modelcontextprotocol/server';
-import { consoleLogger, type ToolCall, type ToolContainer, type ToolDescription, type ToolEvent, type ToolLogger } from '@toolwright/core';
+import {
+  Server,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+  type AuthInfo,
+  type CallToolResult,
+  type Implementation,
+  type InputRequiredResult,
+  type McpServerFactory,
+  type ServerContext,
+  type ServerOptions,
+  type Tool as McpTool,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { consoleLogger, type CallOptions, type CallResult, type ToolContainer, type ToolDescription, type ToolEvent, type ToolLogger } from '@toolwright/core';
 import { McpApproval } from './approval-over-mcp';
 import { ArrivalOrder } from './arrival-order';
 import { toMcpResult } from './call-result';
-import { clientOf, isLegacyEra } from './client-bridge';
+import { clientOf, linkOf, type CallRequestLink } from './client-bridge';
+import { DirectCalls, type DirectCallLink } from './direct-calls';
+import { SessionLogLevel } from './log-level';
 import { principalOf } from './principal';
 import { PrincipalOrders } from './principal-orders';
 import { toMcpTool } from './tool-listing';
@@ -35,7 +50,18 @@ export interface SessionOptions {
 }
 
 /** What a call's order is kept by: its session (2025-11-25, stdio), or its principal (2026-07-28). */
-type CallOrder = { admit<T>(ctx: ServerContext, isWrite: boolean, work: () => Promise<T>): Promise<T> };
+type CallOrder = { admit<T>(legacy: boolean, authInfo: AuthInfo | undefined, isWrite: boolean, work: () => Promise<T>): Promise<T> };
+
+/** One `tools/call`, however it reached the server. */
+interface CallRequest {
+  name: string;
+  input: Record<string, unknown>;
+  meta: RequestMeta | undefined;
+  sessionId: string | undefined;
+  authInfo: AuthInfo | undefined;
+  link: CallRequestLink;
+  closeStream: (() => void) | undefined;
+}
 
 /**
  * The tools of a `ToolContainer` as an MCP server, on both revisions the official SDK serves:
@@ -77,40 +103,51 @@ export class McpToolServer<TAuth = unknown> {
 
   /** A new SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
   createSession(options: SessionOptions = {}): Server {
-    const server = new Server(
-      { name: this.options.name, version: this.options.version },
-      {
-        capabilities: { tools: { listChanged: false }, logging: {} },
-        instructions: this.options.instructions,
-        requestState: { verify: this.approval.verify },
-      },
-    );
     const session = new ArrivalOrder(this.maxConcurrency);
-    const running = { calls: 0 };
-    this.running.set(server, running);
-    const finished = () => void running.calls--;
     const order: CallOrder = {
-      admit: (ctx, isWrite, work) => (isLegacyEra(ctx) ? session.admit(isWrite, work) : this.principals.admit(principalOf(ctx.http?.authInfo), isWrite, work)),
+      admit: (legacy, authInfo, isWrite, work) => (legacy ? session.admit(isWrite, work) : this.principals.admit(principalOf(authInfo), isWrite, work)),
     };
-    server.setRequestHandler('tools/list', () => ({ tools: this.listing }));
-    server.setRequestHandler('tools/call', (request, ctx) => {
-      const { name, arguments: input = {}, _meta } = request.params;
-      const tool = this.byName.get(name);
-      const call = { id: callId(ctx), name, input };
+    const running = { calls: 0 };
+    const finished = () => void running.calls--;
+    /** Admits a call in its order, counted as running until answered; its stream closed after `closeCallStreamsAfterMs`. */
+    const admitted = <T>(request: CallRequest, run: () => Promise<T>): Promise<T> => {
       // An unknown tool may write, as on the Claude path: nobody knows its effect.
       running.calls++;
-      const done = order.admit(ctx, tool?.effect !== 'read', () => this.call(server, ctx, call, tool, _meta));
+      const done = order.admit(request.link.legacy, request.authInfo, this.byName.get(request.name)?.effect !== 'read', run);
       done.then(finished, finished);
-      const close = ctx.http?.closeSSE;
+      const close = request.closeStream;
       if (options.closeCallStreamsAfterMs !== undefined && close) {
         const timer = setTimeout(close, options.closeCallStreamsAfterMs).unref();
         const answered = () => clearTimeout(timer);
         done.then(answered, answered);
       }
       return done;
+    };
+    // While no call can need a person, calls skip the SDK's per-request machinery (the SDK's
+    // shim is what asks for approval on 2025-11-25, so with approval they keep to its handler).
+    const direct = this.approval.mayAsk ? undefined : (server: Server, level: SessionLogLevel) =>
+      new DirectCalls(server, level, (call) => admitted(call, () => this.answerDirect(server, call)));
+    const server = new ToolSessionServer(
+      { name: this.options.name, version: this.options.version },
+      {
+        capabilities: { tools: { listChanged: false }, logging: {} },
+        instructions: this.options.instructions,
+        requestState: { verify: this.approval.verify },
+      },
+      direct,
+    );
+    this.running.set(server, running);
+    server.setRequestHandler('tools/list', () => ({ tools: this.listing }));
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const { name, arguments: input = {}, _meta } = request.params;
+      const call: CallRequest = { name, input, meta: _meta, sessionId: ctx.sessionId, authInfo: ctx.http?.authInfo, link: linkOf(ctx, server.logLevel), closeStream: ctx.http?.closeSSE };
+      return admitted(call, () => this.answerThroughSdk(server, ctx, call));
     });
     this.sessions.add(server);
-    server.onclose = () => this.sessions.delete(server);
+    server.onclose = () => {
+      this.sessions.delete(server);
+      server.closed();
+    };
     return server;
   }
 
@@ -131,22 +168,74 @@ export class McpToolServer<TAuth = unknown> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
 
-  private async call(server: Server, ctx: ServerContext, call: ToolCall, tool: ToolDescription | undefined, meta: RequestMeta | undefined) {
-    const authInfo = ctx.http?.authInfo;
-    let auth: TAuth;
-    try {
-      auth = this.options.auth ? await this.options.auth(authInfo) : (authInfo as TAuth);
-    } catch (error) {
-      (this.options.logger ?? consoleLogger).error(`toolwright mcp: the auth mapper failed for ${call.name}:`, error);
-      return errorResult(`Not allowed: ${call.name} could not authenticate this call.`);
-    }
+  private async answerThroughSdk(server: Server, ctx: ServerContext, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+    const call = { id: callId(request), name: request.name, input: request.input };
+    const auth = await this.authOf(request);
+    if (auth.refusal) return auth.refusal;
     if (this.approval.mayAsk) {
-      const verdict = await this.approval.decide(server, ctx, call, auth);
+      const verdict = await this.approval.decide(server, ctx, call, auth.value);
       if (!verdict.run) return verdict.result;
     }
-    const client = clientOf(server, ctx, meta?.progressToken);
-    const answer = await this.tools.executeCall(call, { auth, signal: ctx.mcpReq.signal, onEvent: this.options.onEvent, client, traceContext: traceContextOf(meta) });
-    return server.projectCallToolResult(toMcpResult(answer, tool?.outputSchema !== undefined), tool?.outputSchema);
+    const answer = await this.tools.executeCall(call, { ...this.callOptions(server, request, auth.value), signal: ctx.mcpReq.signal });
+    return this.resultOf(server, request.name, answer);
+  }
+
+  private async answerDirect(server: Server, request: CallRequest & { link: DirectCallLink }): Promise<CallToolResult> {
+    const call = { id: callId(request), name: request.name, input: request.input };
+    const auth = await this.authOf(request);
+    if (auth.refusal) return auth.refusal;
+    const options = this.callOptions(server, request, auth.value);
+    // Cancelled while it waited for its turn: answered as the SDK's handler answers an aborted
+    // request (skipped, never started), with the one signal it then needs.
+    if (request.link.cancelled) return this.resultOf(server, request.name, await this.tools.executeCall(call, { ...options, signal: request.link.signal }));
+    const started = this.tools.startCall(call, options);
+    request.link.started(started.cancel);
+    return this.resultOf(server, request.name, await started.answer);
+  }
+
+  private async authOf(request: CallRequest): Promise<{ value: TAuth; refusal?: undefined } | { refusal: CallToolResult }> {
+    if (!this.options.auth) return { value: request.authInfo as TAuth };
+    try {
+      return { value: await this.options.auth(request.authInfo) };
+    } catch (error) {
+      (this.options.logger ?? consoleLogger).error(`toolwright mcp: the auth mapper failed for ${request.name}:`, error);
+      return { refusal: errorResult(`Not allowed: ${request.name} could not authenticate this call.`) };
+    }
+  }
+
+  private callOptions(server: Server, request: CallRequest, auth: TAuth): CallOptions<TAuth> {
+    const client = clientOf(server, request.link, request.meta?.progressToken);
+    return { auth, onEvent: this.options.onEvent, client, traceContext: traceContextOf(request.meta) };
+  }
+
+  private resultOf(server: Server, name: string, answer: CallResult): CallToolResult {
+    const outputSchema = this.byName.get(name)?.outputSchema;
+    return server.projectCallToolResult(toMcpResult(answer, outputSchema !== undefined), outputSchema);
+  }
+}
+
+/**
+ * An SDK `Server` for one session, which answers its plain 2025-11-25 `tools/call` requests
+ * directly (`DirectCalls`) when it was given the means, and owns its `logging/setLevel` level.
+ */
+class ToolSessionServer extends Server {
+  readonly logLevel: SessionLogLevel;
+  private readonly direct?: DirectCalls;
+
+  constructor(info: Implementation, options: ServerOptions, direct: ((server: Server, level: SessionLogLevel) => DirectCalls) | undefined) {
+    super(info, options);
+    this.logLevel = new SessionLogLevel(this);
+    this.direct = direct?.(this, this.logLevel);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    this.direct?.intercept(transport);
+  }
+
+  /** The transport closed: direct calls in flight are cancelled, as the SDK aborts its own. */
+  closed(): void {
+    this.direct?.cancelAll(new Error('Connection closed'));
   }
 }
 
@@ -168,9 +257,9 @@ function errorResult(text: string): CallToolResult {
  * What tools see as `ctx.toolUseId`: the JSON-RPC id within its session. Without a session
  * (2026-07-28) ids repeat across clients, so each call gets a fresh one.
  */
-function callId(ctx: ServerContext): string {
-  if (ctx.sessionId) return `mcp_${ctx.sessionId}_${ctx.mcpReq.id}`;
-  return isLegacyEra(ctx) ? `mcp_${ctx.mcpReq.id}` : `mcp_${randomUUID()}`;
+function callId(request: CallRequest): string {
+  if (request.sessionId) return `mcp_${request.sessionId}_${request.link.id}`;
+  return request.link.legacy ? `mcp_${request.link.id}` : `mcp_${randomUUID()}`;
 }
 
 /** `createMcpServer(tools, { name, version, auth })`: the container's tools over MCP. */

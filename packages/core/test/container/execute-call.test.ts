@@ -1,4 +1,4 @@
-import { Tool, ToolContainer, defineToolManifest } from '@toolwright/core';
+import { Ctx, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
 import { EmptyInput, ShopTools, recordingLogger, shopManifest, type Session } from '../fixtures/shop';
 
@@ -43,6 +43,47 @@ describe('ToolContainer.executeCall: one call outside a batch', () => {
     const result = await mine.executeCall({ id: 'toolu_1', name: 'echo', input: {} }, { auth, signal: aborted });
     expect(result).toMatchObject({ outcome: 'cancelled', result: { is_error: true, content: 'Cancelled.' } });
     expect(tools.seen).toEqual([]);
+  });
+});
+
+describe('ToolContainer.startCall: executeCall cancelled by a function', () => {
+  const auth = { customerId: 'C-1' };
+
+  class WaitingTools {
+    readonly reasons: unknown[] = [];
+    @Tool({ effect: 'read' })
+    async wait(@Ctx() ctx: ToolContext): Promise<string> {
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      this.reasons.push(ctx.signal.reason);
+      return 'stopped';
+    }
+  }
+  const waiting = defineToolManifest([
+    {
+      provider: WaitingTools,
+      method: 'wait',
+      definition: { name: 'wait', description: 'Waits for its signal.', input_schema: { type: 'object', properties: {}, required: [], additionalProperties: false } },
+      effect: 'read',
+      inputClass: EmptyInput,
+      parameters: [{ kind: 'ctx' }],
+    },
+  ]);
+
+  it('answers as executeCall does', async () => {
+    const { container } = shop();
+    const input = { customer: 'C-1', items: [{ sku: 'SKU-1', qty: 2 }] };
+    const started = container.startCall({ id: 'toolu_1', name: 'place_order', input }, { auth });
+    expect(await started.answer).toEqual(await container.executeCall({ id: 'toolu_1', name: 'place_order', input }, { auth }));
+  });
+
+  it('aborts the running call\'s ctx.signal with the reason given, and answers it as cancelled', async () => {
+    const tools = new WaitingTools();
+    const container = new ToolContainer({ manifest: waiting, providers: [tools], logger: recordingLogger() });
+    const started = container.startCall({ id: 'toolu_1', name: 'wait', input: {} });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    started.cancel('the client cancelled');
+    expect(await started.answer).toMatchObject({ outcome: 'cancelled', result: { is_error: true } });
+    expect(tools.reasons).toEqual(['the client cancelled']);
   });
 });
 
