@@ -1,27 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import {
-  Server,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
   type AuthInfo,
   type CallToolResult,
-  type Implementation,
   type InputRequiredResult,
   type McpServerFactory,
+  type Server,
   type ServerContext,
-  type ServerOptions,
   type Tool as McpTool,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { consoleLogger, type CallOptions, type CallResult, type ToolContainer, type ToolDescription, type ToolEvent, type ToolLogger } from '@toolwright/core';
 import { McpApproval } from './approval-over-mcp';
-import { ArrivalOrder } from './arrival-order';
 import { toMcpResult } from './call-result';
-import { clientOf, linkOf, type CallRequestLink } from './client-bridge';
-import { DirectCalls, type DirectCallLink } from './direct-calls';
-import { SessionLogLevel } from './log-level';
-import { principalOf } from './principal';
+import { clientOf, linkOf } from './client-bridge';
+import { DirectCalls, type DirectCall } from './direct-calls';
 import { PrincipalOrders } from './principal-orders';
+import { SessionCalls, type CallRequest } from './session-calls';
+import { ToolSessionServer } from './tool-session-server';
 import { toMcpTool } from './tool-listing';
 
 export interface McpServerOptions<TAuth = unknown> {
@@ -49,20 +46,6 @@ export interface SessionOptions {
   closeCallStreamsAfterMs?: number;
 }
 
-/** What a call's order is kept by: its session (2025-11-25, stdio), or its principal (2026-07-28). */
-type CallOrder = { admit<T>(legacy: boolean, authInfo: AuthInfo | undefined, isWrite: boolean, work: () => Promise<T>): Promise<T> };
-
-/** One `tools/call`, however it reached the server. */
-interface CallRequest {
-  name: string;
-  input: Record<string, unknown>;
-  meta: RequestMeta | undefined;
-  sessionId: string | undefined;
-  authInfo: AuthInfo | undefined;
-  link: CallRequestLink;
-  closeStream: (() => void) | undefined;
-}
-
 /**
  * The tools of a `ToolContainer` as an MCP server, on both revisions the official SDK serves:
  * 2025-11-25 (sessions, `initialize`) and 2026-07-28 (stateless, `server/discover`, a `_meta`
@@ -71,8 +54,6 @@ interface CallRequest {
  */
 export class McpToolServer<TAuth = unknown> {
   private readonly sessions = new Set<Server>();
-  /** Per session, its calls admitted and not yet answered. */
-  private readonly running = new WeakMap<Server, { calls: number }>();
   private readonly listing: McpTool[];
   private readonly byName: Map<string, ToolDescription>;
   private readonly approval: McpApproval;
@@ -103,30 +84,12 @@ export class McpToolServer<TAuth = unknown> {
 
   /** A new SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
   createSession(options: SessionOptions = {}): Server {
-    const session = new ArrivalOrder(this.maxConcurrency);
-    const order: CallOrder = {
-      admit: (legacy, authInfo, isWrite, work) => (legacy ? session.admit(isWrite, work) : this.principals.admit(principalOf(authInfo), isWrite, work)),
-    };
-    const running = { calls: 0 };
-    const finished = () => void running.calls--;
-    /** Admits a call in its order, counted as running until answered; its stream closed after `closeCallStreamsAfterMs`. */
-    const admitted = <T>(request: CallRequest, run: () => Promise<T>): Promise<T> => {
-      // An unknown tool may write, as on the Claude path: nobody knows its effect.
-      running.calls++;
-      const done = order.admit(request.link.legacy, request.authInfo, this.byName.get(request.name)?.effect !== 'read', run);
-      done.then(finished, finished);
-      const close = request.closeStream;
-      if (options.closeCallStreamsAfterMs !== undefined && close) {
-        const timer = setTimeout(close, options.closeCallStreamsAfterMs).unref();
-        const answered = () => clearTimeout(timer);
-        done.then(answered, answered);
-      }
-      return done;
-    };
+    const calls = new SessionCalls(this.maxConcurrency, this.principals, (name) => this.byName.get(name)?.effect, options.closeCallStreamsAfterMs);
     // While no call can need a person, calls skip the SDK's per-request machinery (the SDK's
     // shim is what asks for approval on 2025-11-25, so with approval they keep to its handler).
-    const direct = this.approval.mayAsk ? undefined : (server: Server, level: SessionLogLevel) =>
-      new DirectCalls(server, level, (call) => admitted(call, () => this.answerDirect(server, call)));
+    const direct = this.approval.mayAsk
+      ? undefined
+      : (server: ToolSessionServer) => new DirectCalls(server, server.logLevel, (call) => calls.admit(call, () => this.answerDirect(server, call)));
     const server = new ToolSessionServer(
       { name: this.options.name, version: this.options.version },
       {
@@ -134,14 +97,14 @@ export class McpToolServer<TAuth = unknown> {
         instructions: this.options.instructions,
         requestState: { verify: this.approval.verify },
       },
+      calls,
       direct,
     );
-    this.running.set(server, running);
     server.setRequestHandler('tools/list', () => ({ tools: this.listing }));
     server.setRequestHandler('tools/call', (request, ctx) => {
       const { name, arguments: input = {}, _meta } = request.params;
       const call: CallRequest = { name, input, meta: _meta, sessionId: ctx.sessionId, authInfo: ctx.http?.authInfo, link: linkOf(ctx, server.logLevel), closeStream: ctx.http?.closeSSE };
-      return admitted(call, () => this.answerThroughSdk(server, ctx, call));
+      return calls.admit(call, () => this.answerThroughSdk(server, ctx, call));
     });
     this.sessions.add(server);
     server.onclose = () => {
@@ -160,7 +123,7 @@ export class McpToolServer<TAuth = unknown> {
 
   /** Calls of `server` admitted and not yet answered: a session is not idle while one runs. */
   callsRunning(server: Server): number {
-    return this.running.get(server)?.calls ?? 0;
+    return server instanceof ToolSessionServer ? server.calls.running : 0;
   }
 
   /** Closes every open session. */
@@ -180,7 +143,7 @@ export class McpToolServer<TAuth = unknown> {
     return this.resultOf(server, request.name, answer);
   }
 
-  private async answerDirect(server: Server, request: CallRequest & { link: DirectCallLink }): Promise<CallToolResult> {
+  private async answerDirect(server: Server, request: DirectCall): Promise<CallToolResult> {
     const call = { id: callId(request), name: request.name, input: request.input };
     const auth = await this.authOf(request);
     if (auth.refusal) return auth.refusal;
@@ -214,35 +177,8 @@ export class McpToolServer<TAuth = unknown> {
   }
 }
 
-/**
- * An SDK `Server` for one session, which answers its plain 2025-11-25 `tools/call` requests
- * directly (`DirectCalls`) when it was given the means, and owns its `logging/setLevel` level.
- */
-class ToolSessionServer extends Server {
-  readonly logLevel: SessionLogLevel;
-  private readonly direct?: DirectCalls;
-
-  constructor(info: Implementation, options: ServerOptions, direct: ((server: Server, level: SessionLogLevel) => DirectCalls) | undefined) {
-    super(info, options);
-    this.logLevel = new SessionLogLevel(this);
-    this.direct = direct?.(this, this.logLevel);
-  }
-
-  override async connect(transport: Transport): Promise<void> {
-    await super.connect(transport);
-    this.direct?.intercept(transport);
-  }
-
-  /** The transport closed: direct calls in flight are cancelled, as the SDK aborts its own. */
-  closed(): void {
-    this.direct?.cancelAll(new Error('Connection closed'));
-  }
-}
-
-type RequestMeta = { progressToken?: string | number; [key: string]: unknown };
-
 /** The W3C Trace Context a request's `_meta` carries (SEP-414), for the call's span. */
-function traceContextOf(meta: RequestMeta | undefined): Record<string, string> | undefined {
+function traceContextOf(meta: CallRequest['meta']): Record<string, string> | undefined {
   const traceparent = meta?.[TRACEPARENT_META_KEY];
   if (typeof traceparent !== 'string') return undefined;
   const tracestate = meta?.[TRACESTATE_META_KEY];

@@ -1,20 +1,12 @@
-import type { AuthInfo, JSONRPCMessage, MessageExtraInfo, RequestId, Server, ServerNotification, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId, Server, ServerNotification, Transport } from '@modelcontextprotocol/server';
 import { TRACEPARENT_META_KEY, TRACESTATE_META_KEY } from '@modelcontextprotocol/server';
 import type { ToolLogLevel } from '@toolwright/core';
 import type { CallRequestLink } from './client-bridge';
 import type { SessionLogLevel } from './log-level';
+import type { CallRequest } from './session-calls';
 
 /** A `tools/call` as `DirectCalls` hands it to the server: what the SDK's handler would have been given. */
-export interface DirectCall {
-  link: DirectCallLink;
-  name: string;
-  input: Record<string, unknown>;
-  meta: Record<string, unknown> | undefined;
-  sessionId: string | undefined;
-  authInfo: AuthInfo | undefined;
-  /** Over Streamable HTTP with an event store: closes the call's SSE stream (the client reconnects). */
-  closeStream: (() => void) | undefined;
-}
+export type DirectCall = CallRequest & { link: DirectCallLink };
 
 /** Answers one direct call: its `tools/call` result. Must not reject. */
 export type DirectCallAnswer = (call: DirectCall) => Promise<Record<string, unknown>>;
