@@ -28,6 +28,8 @@ interface Shape {
  */
 export class JsonWriter {
   private readonly shapes: Shape[] = [];
+  /** The shape the last object written had: the one tried first. */
+  private last: Shape | undefined = undefined;
 
   write(value: unknown): string | undefined {
     if (typeof value === 'object' && value !== null) {
@@ -42,42 +44,14 @@ export class JsonWriter {
     // A boxed primitive or a class instance is the engine's: its text is not its own keys'.
     const prototype: unknown = Object.getPrototypeOf(value);
     if ((prototype !== Object.prototype && prototype !== null) || value.toJSON !== undefined) return undefined;
-    const keys = Object.keys(value);
-    const shape = this.shapeOf(keys);
-    if (shape === undefined) return undefined;
-    const { prefixes } = shape;
-    // Appended piece by piece: each `+=` makes one string, where building a part first makes two.
-    let text = '';
-    for (let i = 0; i < keys.length; i++) {
-      const item = value[keys[i]];
-      text += prefixes[i];
-      switch (typeof item) {
-        case 'string':
-          if (!writtenAsIs(item)) {
-            text += JSON.stringify(item);
-            break;
-          }
-          text += '"';
-          text += item;
-          text += '"';
-          break;
-        case 'number':
-          // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
-          text += Number.isFinite(item) ? String(item) : 'null';
-          break;
-        case 'boolean':
-          text += item ? 'true' : 'false';
-          break;
-        case 'object':
-          if (item !== null) return undefined;
-          text += 'null';
-          break;
-        default:
-          // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
-          return undefined;
-      }
-    }
-    return `${text}}`;
+    const last = this.last;
+    const text = last === undefined ? undefined : writeFlat(value, last);
+    if (text !== undefined) return text;
+    // Another shape, or a value the writer leaves to the engine: the keys tell which.
+    const shape = this.shapeOf(Object.keys(value));
+    if (shape === undefined || shape === last) return undefined;
+    this.last = shape;
+    return writeFlat(value, shape);
   }
 
   private shapeOf(keys: readonly string[]): Shape | undefined {
@@ -90,6 +64,52 @@ export class JsonWriter {
     shapes.push(shape);
     return shape;
   }
+}
+
+/**
+ * The text of `value` when its enumerable keys are exactly `shape`'s, in order, and every value is
+ * one the writer writes; `undefined` otherwise. The keys are walked with `for...in`, which lists
+ * what `Object.keys` lists for an object whose prototype is `Object.prototype` or null (plus any
+ * enumerable key added to `Object.prototype`, which then fails the comparison): V8 reads each value
+ * from the object's enumeration cache, without making the array of keys.
+ */
+function writeFlat(value: Record<string, unknown>, shape: Shape): string | undefined {
+  const { keys, prefixes } = shape;
+  // Appended piece by piece: each `+=` makes one string, where building a part first makes two.
+  let text = '';
+  let i = 0;
+  for (const key in value) {
+    if (key !== keys[i]) return undefined;
+    const item = value[key];
+    text += prefixes[i];
+    switch (typeof item) {
+      case 'string':
+        if (!writtenAsIs(item)) {
+          text += JSON.stringify(item);
+          break;
+        }
+        text += '"';
+        text += item;
+        text += '"';
+        break;
+      case 'number':
+        // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
+        text += Number.isFinite(item) ? String(item) : 'null';
+        break;
+      case 'boolean':
+        text += item ? 'true' : 'false';
+        break;
+      case 'object':
+        if (item !== null) return undefined;
+        text += 'null';
+        break;
+      default:
+        // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
+        return undefined;
+    }
+    i++;
+  }
+  return i === keys.length ? `${text}}` : undefined;
 }
 
 function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
