@@ -47,10 +47,12 @@ export class JsonWriter {
     const last = this.last;
     const text = last === undefined ? undefined : writeFlat(value, last);
     if (text !== undefined) return text;
-    // Another shape, or a value the writer leaves to the engine: the keys tell which.
+    // Another shape, or a value the writer leaves to the engine: the keys tell which. An object of
+    // no shape the writer keeps clears `last`, so the next one goes to its keys at once: `for...in`
+    // over a large object (a hash table in V8) sorts all its keys before the first comparison.
     const shape = this.shapeOf(Object.keys(value));
-    if (shape === undefined || shape === last) return undefined;
     this.last = shape;
+    if (shape === undefined || shape === last) return undefined;
     return writeFlat(value, shape);
   }
 
