@@ -10,11 +10,16 @@ const MAX_KEYS = 32;
 /** Characters of the quoted keys of one shape, so a writer holds little whatever a tool returns. */
 const MAX_SHAPE_CHARS = 1_024;
 
-/** The keys of an object, in order, with what precedes each value in the JSON text. */
+/** The keys of an object, in order, with the text between its values in the JSON text. */
 interface Shape {
   keys: readonly string[];
-  /** `{"key":` for the first key, `,"key":` for the others. */
-  prefixes: readonly string[];
+  /**
+   * What precedes value `i`: `{"key":` for the first key, `,"key":` for the others, with the
+   * closing quote of a string before it and the opening quote of a string value folded in, at
+   * `joints[4 * i + 2 * (the value before is a string) + (this one is)]`: a string is then one
+   * piece of the text instead of three, and each piece appended makes a string.
+   */
+  joints: readonly string[];
 }
 
 /**
@@ -62,7 +67,8 @@ export class JsonWriter {
     if (shapes.length >= MAX_SHAPES || keys.length === 0 || keys.length > MAX_KEYS) return undefined;
     const prefixes = keys.map((key, i) => `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     if (prefixes.reduce((chars, prefix) => chars + prefix.length, 0) > MAX_SHAPE_CHARS) return undefined;
-    const shape = { keys, prefixes };
+    const joints = prefixes.flatMap((prefix) => [prefix, `${prefix}"`, `"${prefix}`, `"${prefix}"`]);
+    const shape = { keys, joints };
     shapes.push(shape);
     return shape;
   }
@@ -76,42 +82,47 @@ export class JsonWriter {
  * from the object's enumeration cache, without making the array of keys.
  */
 function writeFlat(value: Record<string, unknown>, shape: Shape): string | undefined {
-  const { keys, prefixes } = shape;
-  // Appended piece by piece: each `+=` makes one string, where building a part first makes two.
+  const { keys, joints } = shape;
   let text = '';
+  // 1 when the value written last is a string whose closing quote is still to come.
+  let open = 0;
   let i = 0;
   for (const key in value) {
     if (key !== keys[i]) return undefined;
     const item = value[key];
-    text += prefixes[i];
+    let piece: string;
+    let quoted = 0;
     switch (typeof item) {
       case 'string':
-        if (!writtenAsIs(item)) {
-          text += JSON.stringify(item);
-          break;
+        if (writtenAsIs(item)) {
+          piece = item;
+          quoted = 1;
+        } else {
+          piece = JSON.stringify(item);
         }
-        text += '"';
-        text += item;
-        text += '"';
         break;
       case 'number':
         // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
-        text += Number.isFinite(item) ? String(item) : 'null';
+        piece = Number.isFinite(item) ? String(item) : 'null';
         break;
       case 'boolean':
-        text += item ? 'true' : 'false';
+        piece = item ? 'true' : 'false';
         break;
       case 'object':
         if (item !== null) return undefined;
-        text += 'null';
+        piece = 'null';
         break;
       default:
         // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
         return undefined;
     }
+    text += joints[4 * i + 2 * open + quoted];
+    text += piece;
+    open = quoted;
     i++;
   }
-  return i === keys.length ? `${text}}` : undefined;
+  if (i !== keys.length) return undefined;
+  return open === 1 ? `${text}"}` : `${text}}`;
 }
 
 function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
