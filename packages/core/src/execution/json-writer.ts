@@ -10,11 +10,16 @@ const MAX_KEYS = 32;
 /** Characters of the quoted keys of one shape, so a writer holds little whatever a tool returns. */
 const MAX_SHAPE_CHARS = 1_024;
 
-/** The keys of an object, in order, with what precedes each value in the JSON text. */
+/** The keys of an object, in order, with the text between its values in the JSON text. */
 interface Shape {
   keys: readonly string[];
-  /** `{"key":` for the first key, `,"key":` for the others. */
-  prefixes: readonly string[];
+  /**
+   * What precedes value `i`: `{"key":` for the first key, `,"key":` for the others, with the
+   * closing quote of a string before it and the opening quote of a string value folded in, at
+   * `joints[4 * i + 2 * (the value before is a string) + (this one is)]`: a string is then one
+   * piece of the text instead of three, and each piece appended makes a string.
+   */
+  joints: readonly string[];
 }
 
 /**
@@ -28,6 +33,8 @@ interface Shape {
  */
 export class JsonWriter {
   private readonly shapes: Shape[] = [];
+  /** The shape the last object written had: the one tried first. */
+  private last: Shape | undefined = undefined;
 
   write(value: unknown): string | undefined {
     if (typeof value === 'object' && value !== null) {
@@ -42,42 +49,16 @@ export class JsonWriter {
     // A boxed primitive or a class instance is the engine's: its text is not its own keys'.
     const prototype: unknown = Object.getPrototypeOf(value);
     if ((prototype !== Object.prototype && prototype !== null) || value.toJSON !== undefined) return undefined;
-    const keys = Object.keys(value);
-    const shape = this.shapeOf(keys);
-    if (shape === undefined) return undefined;
-    const { prefixes } = shape;
-    // Appended piece by piece: each `+=` makes one string, where building a part first makes two.
-    let text = '';
-    for (let i = 0; i < keys.length; i++) {
-      const item = value[keys[i]];
-      text += prefixes[i];
-      switch (typeof item) {
-        case 'string':
-          if (!writtenAsIs(item)) {
-            text += JSON.stringify(item);
-            break;
-          }
-          text += '"';
-          text += item;
-          text += '"';
-          break;
-        case 'number':
-          // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
-          text += Number.isFinite(item) ? String(item) : 'null';
-          break;
-        case 'boolean':
-          text += item ? 'true' : 'false';
-          break;
-        case 'object':
-          if (item !== null) return undefined;
-          text += 'null';
-          break;
-        default:
-          // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
-          return undefined;
-      }
-    }
-    return `${text}}`;
+    const last = this.last;
+    const text = last === undefined ? undefined : writeFlat(value, last);
+    if (text !== undefined) return text;
+    // Another shape, or a value the writer leaves to the engine: the keys tell which. An object of
+    // no shape the writer keeps clears `last`, so the next one goes to its keys at once: `for...in`
+    // over a large object (a hash table in V8) sorts all its keys before the first comparison.
+    const shape = this.shapeOf(Object.keys(value));
+    this.last = shape;
+    if (shape === undefined || shape === last) return undefined;
+    return writeFlat(value, shape);
   }
 
   private shapeOf(keys: readonly string[]): Shape | undefined {
@@ -86,10 +67,62 @@ export class JsonWriter {
     if (shapes.length >= MAX_SHAPES || keys.length === 0 || keys.length > MAX_KEYS) return undefined;
     const prefixes = keys.map((key, i) => `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     if (prefixes.reduce((chars, prefix) => chars + prefix.length, 0) > MAX_SHAPE_CHARS) return undefined;
-    const shape = { keys, prefixes };
+    const joints = prefixes.flatMap((prefix) => [prefix, `${prefix}"`, `"${prefix}`, `"${prefix}"`]);
+    const shape = { keys, joints };
     shapes.push(shape);
     return shape;
   }
+}
+
+/**
+ * The text of `value` when its enumerable keys are exactly `shape`'s, in order, and every value is
+ * one the writer writes; `undefined` otherwise. The keys are walked with `for...in`, which lists
+ * what `Object.keys` lists for an object whose prototype is `Object.prototype` or null (plus any
+ * enumerable key added to `Object.prototype`, which then fails the comparison): V8 reads each value
+ * from the object's enumeration cache, without making the array of keys.
+ */
+function writeFlat(value: Record<string, unknown>, shape: Shape): string | undefined {
+  const { keys, joints } = shape;
+  let text = '';
+  // 1 when the value written last is a string whose closing quote is still to come.
+  let open = 0;
+  let i = 0;
+  for (const key in value) {
+    if (key !== keys[i]) return undefined;
+    const item = value[key];
+    let piece: string;
+    let quoted = 0;
+    switch (typeof item) {
+      case 'string':
+        if (writtenAsIs(item)) {
+          piece = item;
+          quoted = 1;
+        } else {
+          piece = JSON.stringify(item);
+        }
+        break;
+      case 'number':
+        // What JSON.stringify writes for a number: its shortest decimal form, `null` when not finite.
+        piece = Number.isFinite(item) ? String(item) : 'null';
+        break;
+      case 'boolean':
+        piece = item ? 'true' : 'false';
+        break;
+      case 'object':
+        if (item !== null) return undefined;
+        piece = 'null';
+        break;
+      default:
+        // `undefined`, a function or a symbol (left out by JSON.stringify), a BigInt (refused by it).
+        return undefined;
+    }
+    text += joints[4 * i + 2 * open + quoted];
+    text += piece;
+    open = quoted;
+    i++;
+  }
+  if (i !== keys.length) return undefined;
+  return open === 1 ? `${text}"}` : `${text}}`;
 }
 
 function sameKeys(known: readonly string[], keys: readonly string[]): boolean {

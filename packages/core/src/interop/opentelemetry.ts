@@ -43,7 +43,10 @@ function sdkRegistered(otel: typeof OTel): () => boolean {
   const Proxy = (otel as { ProxyTracerProvider?: new () => { getDelegate?(): unknown } }).ProxyTracerProvider;
   const idle = Proxy ? new Proxy().getDelegate?.() : undefined;
   if (idle === undefined) return () => true;
-  return () => (otel.trace.getTracerProvider() as { getDelegate?(): unknown }).getDelegate?.() !== idle;
+  // The API's `trace` is one object for the module's life, exported through a getter: read once,
+  // not on every call (the getter was most of this check's time).
+  const trace = otel.trace;
+  return () => (trace.getTracerProvider() as { getDelegate?(): unknown }).getDelegate?.() !== idle;
 }
 
 let api: typeof OTel | null | undefined;

@@ -103,6 +103,26 @@ describe('JsonWriter writes exactly what JSON.stringify writes', () => {
     expect(writer.write(value)).toBe(JSON.stringify(value));
   });
 
+  it('with an object of no keys, or of the first keys of a shape, after the writer learnt that shape', () => {
+    const writer = new JsonWriter();
+    writer.write({ status: 's', previsao: 'p' });
+    for (const value of [{}, { status: 's' }, { status: 's', previsao: 'p', extra: 1 }, { previsao: 'p', status: 's' }]) {
+      expect(writer.write(value)).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('with an enumerable key added to Object.prototype, which JSON.stringify leaves out', () => {
+    const writer = new JsonWriter();
+    const value = { status: 's', previsao: 'p' };
+    writer.write(value);
+    Object.defineProperty(Object.prototype, 'polluted', { value: 'x', enumerable: true, configurable: true });
+    try {
+      expect(writer.write(value)).toBe('{"status":"s","previsao":"p"}');
+    } finally {
+      delete (Object.prototype as { polluted?: unknown }).polluted;
+    }
+  });
+
   it('keeps no more than a few shapes, and writes the others through the engine all the same', () => {
     const writer = new JsonWriter();
     for (let i = 0; i < 50; i++) {

@@ -51,9 +51,11 @@ const manifest = defineToolManifest([entry('stock', 'stock'), entry('withdrawn',
 const exporter = new InMemorySpanExporter();
 const contextManager = new AsyncLocalStorageContextManager().enable();
 
+const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+
 beforeAll(() => {
   context.setGlobalContextManager(contextManager);
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  trace.setGlobalTracerProvider(tracerProvider);
 });
 
 afterEach(() => exporter.reset());
@@ -159,6 +161,24 @@ describe('execute_tool spans (OpenTelemetry GenAI semantic conventions)', () => 
 
     expect(mine.getFinishedSpans().map((s) => s.name)).toEqual(['execute_tool stock']);
     expect(toolSpans()).toEqual([]);
+  });
+
+  it('follows the SDK registered at the time of each call, not at the time the container was built', async () => {
+    trace.disable();
+    try {
+      const tools = container();
+      await tools.execute([toolUse('t1', 'stock', { sku: 'A' })]);
+      expect(toolSpans()).toHaveLength(0);
+      trace.setGlobalTracerProvider(tracerProvider);
+      await tools.execute([toolUse('t2', 'stock', { sku: 'A' })]);
+      expect(toolSpans().map((s) => s.attributes['gen_ai.tool.call.id'])).toEqual(['t2']);
+      trace.disable();
+      await tools.execute([toolUse('t3', 'stock', { sku: 'A' })]);
+      expect(toolSpans()).toHaveLength(1);
+    } finally {
+      trace.disable();
+      trace.setGlobalTracerProvider(tracerProvider);
+    }
   });
 
   it('makes no span with telemetry: false', async () => {
