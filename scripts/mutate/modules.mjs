@@ -30,6 +30,17 @@ export const modules = [
     tests: ['<rootDir>/packages/mcp/test/session-order.property.test.ts', '<rootDir>/packages/mcp/test/arrival-order.test.ts'],
   },
   {
+    name: 'direct-calls',
+    mutate: ['packages/mcp/src/direct-calls.ts', 'packages/mcp/src/log-level.ts', 'packages/mcp/src/session-calls.ts'],
+    tests: [
+      '<rootDir>/packages/mcp/test/direct-calls.property.test.ts',
+      '<rootDir>/packages/mcp/test/session-order.property.test.ts',
+      '<rootDir>/packages/mcp/test/results.test.ts',
+      '<rootDir>/packages/mcp/test/http-elicitation.test.ts',
+      '<rootDir>/packages/mcp/test/http-resume.test.ts',
+    ],
+  },
+  {
     name: 'prompt-cache',
     mutate: ['packages/core/src/loop/prompt-cache.ts'],
     tests: core('loop/prompt-cache.properties.test.ts', 'loop/prompt-cache.test.ts', 'loop/claude-features.test.ts'),

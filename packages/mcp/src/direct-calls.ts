@@ -60,7 +60,7 @@ export class DirectCalls {
       }
       return false;
     }
-    if (message.method !== 'tools/call' || !this.isPlain(message.params, extra)) return false;
+    if (message.method !== 'tools/call' || !this.isPlain(message.params)) return false;
     const { name, arguments: input = {}, _meta: meta } = message.params as { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> };
     const link = new DirectCallLink(this.server, this.level, message.id);
     this.inFlight.set(message.id, link);
@@ -90,10 +90,11 @@ export class DirectCalls {
   /**
    * A 2025-11-25 session's well-formed call that asks for nothing but what is answered here: the
    * SDK checks and answers everything else (a malformed call gets its error, a 2026-07-28 request
-   * its envelope handling).
+   * its envelope handling). Only a 2025-11-25 session has client capabilities: its `initialize`
+   * brought them.
    */
-  private isPlain(params: unknown, extra: MessageExtraInfo | undefined): boolean {
-    if (extra?.classification !== undefined || this.server.getClientCapabilities() === undefined) return false;
+  private isPlain(params: unknown): boolean {
+    if (this.server.getClientCapabilities() === undefined) return false;
     if (!isPlainObject(params) || typeof params.name !== 'string') return false;
     for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') return false;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return false;
