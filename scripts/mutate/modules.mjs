@@ -38,6 +38,7 @@ export const modules = [
       '<rootDir>/packages/mcp/test/results.test.ts',
       '<rootDir>/packages/mcp/test/http-elicitation.test.ts',
       '<rootDir>/packages/mcp/test/http-resume.test.ts',
+      '<rootDir>/packages/mcp/test/http-attacks.test.ts',
     ],
   },
   {

@@ -3,7 +3,10 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { IsString } from 'class-validator';
 import { Ctx, Param, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { createMcpServer, McpToolServer } from '@toolwright/mcp';
+import { DirectCalls } from '../src/direct-calls';
+import type { SessionLogLevel } from '../src/log-level';
 import { ProbeLog, ProbeTools, probeManifest, silentLogger } from './fixtures/probe-tools';
 
 /** A tool that uses everything a call's client offers: log messages at four levels, and progress. */
@@ -41,7 +44,7 @@ const THROUGH_SDK = 'io.toolwright.test/through-sdk';
  * A raw JSON-RPC session with the server over an in-memory transport: `request` sends one request
  * and gives what the client received from then until its response; `send` sends without waiting.
  */
-async function rawSession(log = new ProbeLog()) {
+async function rawSession(log = new ProbeLog(), { initialize = true } = {}) {
   const container = new ToolContainer({ manifest, providers: [new ProbeTools(log), new ChattyTools()], logger: silentLogger });
   const server = createMcpServer(container, { name: 'direct', version: '1.0.0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -63,8 +66,10 @@ async function rawSession(log = new ProbeLog()) {
     await answered;
     return received.slice(from);
   };
-  await request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } });
-  await send({ method: 'notifications/initialized' });
+  if (initialize) {
+    await request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } });
+    await send({ method: 'notifications/initialized' });
+  }
   return { request, send, response, received, sdkServer, close: () => Promise.all([clientSide.close(), sdkServer.close()]) };
 }
 
@@ -142,10 +147,10 @@ describe('tools/call answered directly', () => {
               const viaSdk = await session.request(id, 'tools/call', { ...params, _meta: { ...meta, [THROUGH_SDK]: true } });
               id++;
               expect(plain).toEqual(viaSdk);
-              if (s.name === 'chatty' && typeof (s.args as { text?: unknown } | undefined)?.text === 'string' && Object.keys(s.args!).length === 1) {
+              const wellFormed = typeof s.name === 'string' && (s.args === undefined || (typeof s.args === 'object' && s.args !== null && !Array.isArray(s.args)));
+              if (wellFormed && s.name === 'chatty' && typeof (s.args as { text?: unknown } | undefined)?.text === 'string' && Object.keys(s.args!).length === 1) {
                 expect(plain).toEqual(chattyMessages(id - 1, (s.args as { text: string }).text, level, s.progressToken));
               }
-              const wellFormed = typeof s.name === 'string' && (s.args === undefined || (typeof s.args === 'object' && s.args !== null && !Array.isArray(s.args)));
               // A well-formed call took each path once; a malformed one reached neither (the SDK refused it).
               expect([direct.mock.calls.length, throughSdk.mock.calls.length]).toEqual(wellFormed ? [1, 1] : [0, 0]);
             }
@@ -215,6 +220,47 @@ describe('direct calls: order and cancellation', () => {
     }
   });
 
+  it('cancels a direct call only on notifications/cancelled, and passes a cancellation on to the SDK for the calls its handler answers', async () => {
+    const log = new ProbeLog();
+    const session = await rawSession(log);
+    try {
+      void session.send(call(1, 'wait_for_cancel', {}));
+      void session.send(call(2, 'wait_for_cancel', {}, { [THROUGH_SDK]: true }));
+      await until(() => log.started.length === 2);
+      // Another notification that names the call is no cancellation.
+      await session.send({ method: 'notifications/roots/list_changed', params: { requestId: 1 } });
+      await session.request(3, 'ping', {});
+      expect(log.cancelled).toEqual([]);
+      await session.send({ method: 'notifications/cancelled', params: { requestId: 2 } });
+      await until(() => log.cancelled.length === 1);
+      expect(log.cancelled).toEqual(['mcp_2']);
+      await session.send({ method: 'notifications/cancelled', params: { requestId: 1 } });
+      await until(() => log.cancelled.length === 2);
+      await session.request(4, 'ping', {});
+      expect(responseTo(session.received, 1)).toBeUndefined();
+      expect(responseTo(session.received, 2)).toBeUndefined();
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('leaves to the SDK a call made before initialize, and one whose progress token is neither a string nor a number', async () => {
+    const direct = jest.spyOn(McpToolServer.prototype as never as { answerDirect: () => unknown }, 'answerDirect');
+    const early = await rawSession(new ProbeLog(), { initialize: false });
+    const odd = await rawSession();
+    try {
+      const [answer] = await early.request(1, 'tools/call', { name: 'probe_read', arguments: { label: 'early', ms: 0 } });
+      expect(answer).toMatchObject({ id: 1, result: { structuredContent: { label: 'early' } } });
+      // The SDK does not answer it at all (over stdio its decoder drops the line); a later request's answer shows it was passed on.
+      void odd.send(call(1, 'probe_read', { label: 'odd', ms: 0 }, { progressToken: true }));
+      await odd.request(2, 'ping', {});
+      expect(direct).not.toHaveBeenCalled();
+    } finally {
+      direct.mockRestore();
+      await Promise.all([early.close(), odd.close()]);
+    }
+  });
+
   it('aborts the ctx.signal of a direct call in flight when the transport closes', async () => {
     const log = new ProbeLog();
     const session = await rawSession(log);
@@ -234,3 +280,33 @@ async function until(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
+
+describe('DirectCalls when something breaks', () => {
+  /** A connected 2025-11-25 server stand-in and a transport that records what is sent (or fails to send). */
+  function harness(send: (message: JSONRPCMessage) => Promise<void>) {
+    const errors: Error[] = [];
+    const server = { getClientCapabilities: () => ({}), onerror: (error: Error) => void errors.push(error) } as never as Server;
+    const transport = { onmessage: () => undefined, send } as never as Transport;
+    return { server, transport, errors };
+  }
+  const level = { allows: () => true } as never as SessionLogLevel;
+  const request = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'x' } } as JSONRPCMessage;
+
+  it('answers Internal error, and reports it, if the answer ever rejects: every request gets a response', async () => {
+    const sent: JSONRPCMessage[] = [];
+    const { server, transport, errors } = harness(async (message) => void sent.push(message));
+    new DirectCalls(server, level, () => Promise.reject(new Error('a bug'))).intercept(transport);
+    transport.onmessage!(request);
+    await until(() => sent.length === 1);
+    expect(sent).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } }]);
+    expect(errors.map(String)).toEqual(['Error: a bug']);
+  });
+
+  it('reports a response the transport could not send', async () => {
+    const { server, transport, errors } = harness(() => Promise.reject(new Error('EPIPE')));
+    new DirectCalls(server, level, async () => ({ content: [] })).intercept(transport);
+    transport.onmessage!(request);
+    await until(() => errors.length === 1);
+    expect(errors.map(String)).toEqual(['Error: Failed to send response: Error: EPIPE']);
+  });
+});

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ctx, Param, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
 import { createMcpServer } from '@toolwright/mcp';
 import { silentLogger } from './fixtures/probe-tools';
@@ -15,6 +15,14 @@ import { listen } from './support/clients';
 
 class FormTools {
   @Tool({ effect: 'read' })
+  async count(@Ctx() ctx: ToolContext): Promise<string> {
+    await ctx.log('info', 'counting');
+    await ctx.progress(1, 2);
+    await ctx.progress(2, 2);
+    return 'counted';
+  }
+
+  @Tool({ effect: 'read' })
   async askName(@Param() question: string, @Ctx() ctx: ToolContext): Promise<string> {
     const answer = await ctx.elicit!({ message: question, schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
     return answer.action === 'accept' ? `hello ${String(answer.content.name)}` : answer.action;
@@ -22,6 +30,14 @@ class FormTools {
 }
 
 const manifest = defineToolManifest([
+  {
+    provider: FormTools,
+    method: 'count',
+    definition: { name: 'count', description: 'Reports progress.', input_schema: { type: 'object', properties: {}, additionalProperties: false } },
+    effect: 'read',
+    inputClass: class CountInput {},
+    parameters: [{ kind: 'ctx' }],
+  },
   {
     provider: FormTools,
     method: 'askName',
@@ -49,7 +65,7 @@ async function clientWithoutGetStream(url: URL, asked: string[]): Promise<Client
   return client;
 }
 
-describe('ctx.elicit over Streamable HTTP', () => {
+describe('ctx.elicit, ctx.progress and ctx.log over Streamable HTTP', () => {
   const tools = new ToolContainer({ manifest, providers: [new FormTools()], logger: silentLogger });
   let http: Awaited<ReturnType<typeof listen>>;
 
@@ -70,5 +86,20 @@ describe('ctx.elicit over Streamable HTTP', () => {
       await client.close();
     }
     expect(http.rejected).toEqual([]);
+  });
+
+  it('sends progress and log messages on the call’s own stream: a client with no GET stream gets them', async () => {
+    const client = await clientWithoutGetStream(http.url, []);
+    const logged: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(notification.params.data));
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'count', arguments: {} }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 5_000 });
+      expect(result).toEqual({ content: [{ type: 'text', text: 'counted' }] });
+      expect(progress).toEqual([1, 2]);
+      expect(logged).toEqual(['counting']);
+    } finally {
+      await client.close();
+    }
   });
 });
