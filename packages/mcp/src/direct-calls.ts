@@ -37,8 +37,8 @@ export class DirectCalls {
 
   /** Puts this in front of the SDK's dispatch of `transport`'s messages; call once the server is connected. */
   intercept(transport: Transport): void {
-    const dispatch = transport.onmessage;
-    if (!dispatch) throw new Error('toolwright mcp: the transport has no message handler; connect the server first.');
+    // Set by the SDK's connect, which has run.
+    const dispatch = transport.onmessage!;
     transport.onmessage = (message, extra) => {
       if (!this.take(message, extra, transport)) dispatch(message, extra);
     };
@@ -46,8 +46,8 @@ export class DirectCalls {
 
   /** Cancels every call in flight: the transport closed, and no answer can go out. */
   cancelAll(reason: unknown): void {
+    // Each leaves the map when its answer settles.
     for (const link of this.inFlight.values()) link.cancel(reason);
-    this.inFlight.clear();
   }
 
   /** Whether `message` was answered here; a cancellation is also passed on (the SDK's own calls may be named). */

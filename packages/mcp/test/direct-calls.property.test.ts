@@ -89,7 +89,7 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setLevel' as const), level: fc.constantFrom(...LEVELS) }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('call' as const), name: fc.constant<unknown>('chatty'), args: fc.record({ text: fc.string() }) as fc.Arbitrary<unknown>, progressToken, traceparent: fc.constant(undefined) }),
+    arbitrary: fc.record({ kind: fc.constant('call' as const), name: fc.constant<unknown>('chatty'), args: fc.record({ text: fc.string() }) as fc.Arbitrary<unknown>, progressToken, extra: fc.constant(false), traceparent: fc.constant(undefined) }),
   },
   {
     weight: 4,
@@ -99,6 +99,8 @@ const step = fc.oneof(
       name: fc.constantFrom<unknown>('chatty', 'probe_read', 'probe_write', 'refund', 'catalog', 'no_such_tool', 42),
       args,
       progressToken,
+      // A params key a direct answer does not know: the call goes to the SDK's handler, which passes over it.
+      extra: fc.boolean(),
       traceparent: fc.option(fc.constant('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'), { nil: undefined }),
     }),
   },
@@ -139,7 +141,7 @@ describe('tools/call answered directly', () => {
                 continue;
               }
               const meta = { ...(s.progressToken !== undefined && { progressToken: s.progressToken }), ...(s.traceparent && { traceparent: s.traceparent }) };
-              const params = { name: s.name, ...(s.args !== undefined && { arguments: s.args }), ...(Object.keys(meta).length > 0 && { _meta: meta }) };
+              const params = { name: s.name, ...(s.args !== undefined && { arguments: s.args }), ...(Object.keys(meta).length > 0 && { _meta: meta }), ...(s.extra && { 'x-extra': 1 }) };
               direct.mockClear();
               throughSdk.mockClear();
               // The same id both times: the tool sees the same toolUseId.
@@ -151,8 +153,9 @@ describe('tools/call answered directly', () => {
               if (wellFormed && s.name === 'chatty' && typeof (s.args as { text?: unknown } | undefined)?.text === 'string' && Object.keys(s.args!).length === 1) {
                 expect(plain).toEqual(chattyMessages(id - 1, (s.args as { text: string }).text, level, s.progressToken));
               }
-              // A well-formed call took each path once; a malformed one reached neither (the SDK refused it).
-              expect([direct.mock.calls.length, throughSdk.mock.calls.length]).toEqual(wellFormed ? [1, 1] : [0, 0]);
+              // A well-formed call took each path once (both the SDK's with a key it does not know);
+              // a malformed one reached neither (the SDK refused it).
+              expect([direct.mock.calls.length, throughSdk.mock.calls.length]).toEqual(!wellFormed ? [0, 0] : s.extra ? [0, 2] : [1, 1]);
             }
           } finally {
             await session.close();
@@ -244,7 +247,7 @@ describe('direct calls: order and cancellation', () => {
     }
   });
 
-  it('leaves to the SDK a call made before initialize, and one whose progress token is neither a string nor a number', async () => {
+  it('leaves to the SDK a call made before initialize, one whose progress token is neither a string nor a number, and one whose _meta is no object', async () => {
     const direct = jest.spyOn(McpToolServer.prototype as never as { answerDirect: () => unknown }, 'answerDirect');
     const early = await rawSession(new ProbeLog(), { initialize: false });
     const odd = await rawSession();
@@ -253,11 +256,34 @@ describe('direct calls: order and cancellation', () => {
       expect(answer).toMatchObject({ id: 1, result: { structuredContent: { label: 'early' } } });
       // The SDK does not answer it at all (over stdio its decoder drops the line); a later request's answer shows it was passed on.
       void odd.send(call(1, 'probe_read', { label: 'odd', ms: 0 }, { progressToken: true }));
-      await odd.request(2, 'ping', {});
+      void odd.send({ id: 2, method: 'tools/call', params: { name: 'probe_read', arguments: { label: 'odd', ms: 0 }, _meta: ['not', 'an', 'object'] } });
+      await odd.request(3, 'ping', {});
       expect(direct).not.toHaveBeenCalled();
     } finally {
       direct.mockRestore();
       await Promise.all([early.close(), odd.close()]);
+    }
+  });
+
+  it('cancels the latest call of a reused id, and keeps no call once it is answered', async () => {
+    const log = new ProbeLog();
+    const session = await rawSession(log);
+    try {
+      const first = session.response(1);
+      void session.send(call(1, 'probe_read', { label: 'first', ms: 20 }));
+      // The same id again while the first is in flight: a cancellation names the latest.
+      void session.send(call(1, 'wait_for_cancel', {}));
+      await first;
+      await until(() => log.started.length === 1);
+      // Long enough for everything the first call does after its answer to have run.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await session.send({ method: 'notifications/cancelled', params: { requestId: 1 } });
+      await until(() => log.cancelled.length === 1);
+      await session.request(2, 'ping', {});
+      const direct = (session.sdkServer as never as { direct: { inFlight: Map<unknown, unknown> } }).direct;
+      expect(direct.inFlight.size).toBe(0);
+    } finally {
+      await session.close();
     }
   });
 
@@ -300,6 +326,20 @@ describe('DirectCalls when something breaks', () => {
     await until(() => sent.length === 1);
     expect(sent).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error' } }]);
     expect(errors.map(String)).toEqual(['Error: a bug']);
+  });
+
+  it('sends nothing for a cancelled call, even if its answer rejected', async () => {
+    const sent: JSONRPCMessage[] = [];
+    const { server, transport, errors } = harness(async (message) => void sent.push(message));
+    let reject!: (error: Error) => void;
+    new DirectCalls(server, level, () => new Promise((_, no) => (reject = no))).intercept(transport);
+    transport.onmessage!(request);
+    transport.onmessage!({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+    await until(() => reject !== undefined);
+    reject(new Error('a bug'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(sent).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('reports a response the transport could not send', async () => {

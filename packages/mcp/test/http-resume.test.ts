@@ -103,6 +103,27 @@ describe('resumable streams over Streamable HTTP (SEP-1699)', () => {
     expect(resumed.map((e) => JSON.parse(e.data)).find((m) => m.id === 7)?.result.structuredContent).toEqual({ label: 'slow' });
   });
 
+  it('keeps a session whose only activity is a call with its stream closed: idle means no request and no call', async () => {
+    const idle = await listen(createMcpServer(probeContainer(new ProbeLog()), { name: 'probe', version: '1.0.0', auth }), {
+      verifier,
+      idleTimeoutMs: 250,
+      resumability: { retryMs: 20, closeCallStreamsAfterMs: 50 },
+    });
+    try {
+      const session = await openSession(idle.url, 't-ana');
+      const slow = { id: 8, method: 'tools/call', params: { name: 'probe_read', arguments: { label: 'slow', ms: 500 } } };
+      const [priming] = await eventsOf(await post(idle.url, 't-ana', session, slow));
+      // No request is open from here (the stream closed at 50 ms) until the client comes back at
+      // about 450 ms: past one idle timeout, with the call still running (it ends at 500 ms, and the
+      // resumed stream then carries its answer).
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const resumed = await eventsOf(await resume(idle.url, 't-ana', session, priming.id!));
+      expect(resumed.filter((e) => e.data !== '').map((e) => JSON.parse(e.data)).find((m) => m.id === 8)?.result.structuredContent).toEqual({ label: 'slow' });
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('sends no priming event with resumability off, and answers a short call on its own stream', async () => {
     const plain = await listen(server, { verifier, resumability: false });
     try {
