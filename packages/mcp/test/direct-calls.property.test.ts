@@ -175,24 +175,18 @@ describe('direct calls: order and cancellation', () => {
   const responseTo = (received: JSONRPCMessage[], id: number) => received.find((m) => 'id' in m && m.id === id && !('method' in m));
 
   it('keeps arrival order with calls the SDK handler answers: a read that arrives after a write waits for it', async () => {
-    const log = new ProbeLog();
-    const session = await rawSession(log);
-    try {
+    await withSession(async (session, log) => {
       const done = Promise.all([session.response(1), session.response(2)]);
       // Sent in one go: the write goes through the SDK's handler, the read directly.
       void session.send(call(1, 'probe_write', { label: 'w', ms: 5 }, { [THROUGH_SDK]: true }));
       void session.send(call(2, 'probe_read', { label: 'r', ms: 0 }));
       await done;
       expect(log.spans.get('r')!.start).toBeGreaterThan(log.spans.get('w')!.end!);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('cancels a direct call in flight on notifications/cancelled: its ctx.signal aborts and no response is sent', async () => {
-    const log = new ProbeLog();
-    const session = await rawSession(log);
-    try {
+    await withSession(async (session, log) => {
       void session.send(call(1, 'wait_for_cancel', {}));
       await until(() => log.started.length === 1);
       await session.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'user' } });
@@ -201,15 +195,11 @@ describe('direct calls: order and cancellation', () => {
       await session.request(2, 'ping', {});
       expect(log.cancelled).toEqual(['mcp_1']);
       expect(responseTo(session.received, 1)).toBeUndefined();
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('never starts a direct call cancelled while it waited for its turn', async () => {
-    const log = new ProbeLog();
-    const session = await rawSession(log);
-    try {
+    await withSession(async (session, log) => {
       const written = session.response(1);
       void session.send(call(1, 'probe_write', { label: 'w', ms: 20 }));
       void session.send(call(2, 'probe_read', { label: 'queued', ms: 0 }));
@@ -218,15 +208,11 @@ describe('direct calls: order and cancellation', () => {
       await session.request(3, 'ping', {});
       expect([...log.spans.keys()]).toEqual(['w']);
       expect(responseTo(session.received, 2)).toBeUndefined();
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('cancels a direct call only on notifications/cancelled, and passes a cancellation on to the SDK for the calls its handler answers', async () => {
-    const log = new ProbeLog();
-    const session = await rawSession(log);
-    try {
+    await withSession(async (session, log) => {
       void session.send(call(1, 'wait_for_cancel', {}));
       void session.send(call(2, 'wait_for_cancel', {}, { [THROUGH_SDK]: true }));
       await until(() => log.started.length === 2);
@@ -242,9 +228,7 @@ describe('direct calls: order and cancellation', () => {
       await session.request(4, 'ping', {});
       expect(responseTo(session.received, 1)).toBeUndefined();
       expect(responseTo(session.received, 2)).toBeUndefined();
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('leaves to the SDK a call made before initialize, one whose progress token is neither a string nor a number, and one whose _meta is no object', async () => {
@@ -266,9 +250,7 @@ describe('direct calls: order and cancellation', () => {
   });
 
   it('cancels the latest call of a reused id, and keeps no call once it is answered', async () => {
-    const log = new ProbeLog();
-    const session = await rawSession(log);
-    try {
+    await withSession(async (session, log) => {
       const first = session.response(1);
       void session.send(call(1, 'probe_read', { label: 'first', ms: 20 }));
       // The same id again while the first is in flight: a cancellation names the latest.
@@ -282,9 +264,7 @@ describe('direct calls: order and cancellation', () => {
       await session.request(2, 'ping', {});
       const direct = (session.sdkServer as never as { direct: { inFlight: Map<unknown, unknown> } }).direct;
       expect(direct.inFlight.size).toBe(0);
-    } finally {
-      await session.close();
-    }
+    });
   });
 
   it('aborts the ctx.signal of a direct call in flight when the transport closes', async () => {
@@ -297,6 +277,17 @@ describe('direct calls: order and cancellation', () => {
     expect(log.cancelled).toEqual(['mcp_1']);
   });
 });
+
+/** Runs `test` on a fresh raw session, closed afterwards whatever happens. */
+async function withSession(test: (session: Awaited<ReturnType<typeof rawSession>>, log: ProbeLog) => Promise<void>): Promise<void> {
+  const log = new ProbeLog();
+  const session = await rawSession(log);
+  try {
+    await test(session, log);
+  } finally {
+    await session.close();
+  }
+}
 
 /** Waits for `condition`, well inside the container's 30 s call timeout (which would abort a call by itself). */
 async function until(condition: () => boolean): Promise<void> {
