@@ -32,18 +32,27 @@ const warmUpTool: RegisteredTool = {
   options: { effect: 'read' },
 };
 
+/** The same tool behind a guard, which lets through every key but `refuse`. */
+const guardedWarmUpTool: RegisteredTool = {
+  ...warmUpTool,
+  options: { effect: 'read', guard: (_ctx: unknown, input: { key: string }) => input.key !== 'refuse' },
+};
+
 /**
- * Runs the general call path (validation, `ToolContext`, race, result) once per process on a tool
- * of its own when a container is built: V8 compiles a function on its first call, so otherwise the
- * first call of each application tool that takes this path (a guard, a `@Ctx`) pays for compiling
- * it, on a user's request. The call is synchronous from start to end: nothing of it is left behind
- * (no promise, no timer, no tick), and nothing of it is seen (no user code, no event, no log).
- * True the one time it runs.
+ * Runs the general call path (validation, `ToolContext`, guard, race, result) once per process on
+ * tools of its own when a container is built: V8 compiles a function on its first call, so
+ * otherwise the first call of each application tool that takes this path (a guard, a `@Ctx`) pays
+ * for compiling it, on a user's request. A call without a guard, one its guard lets through and
+ * one it refuses: a guard is awaited, so the last two settle in the microtasks that follow (no
+ * timer is set). Nothing of it is seen: no user code, no event, no log. True the one time it runs.
  */
 export function warmUpGeneralPath(limits: InputLimits): boolean {
   if (warmed) return false;
   warmed = true;
-  const env = invokeEnv(warmUpTool, { logger: quiet, timeoutMs: 60_000, limits, result: { maxChars: 100, maxMediaBlocks: 1, maxMediaChars: 100 }, maxMessageChars: 100 });
-  invokeTool(warmUpTool, { id: 'toolu_warm_up', name: warmUpTool.name, input: { key: 'warm' } }, env, { auth: undefined, cancellation: new BatchCancellation() });
+  const options = { logger: quiet, timeoutMs: 60_000, limits, result: { maxChars: 100, maxMediaBlocks: 1, maxMediaChars: 100 }, maxMessageChars: 100 };
+  const calls: Array<[RegisteredTool, string]> = [[warmUpTool, 'warm'], [guardedWarmUpTool, 'warm'], [guardedWarmUpTool, 'refuse']];
+  for (const [tool, key] of calls) {
+    invokeTool(tool, { id: 'toolu_warm_up', name: tool.name, input: { key } }, invokeEnv(tool, options), { auth: undefined, cancellation: new BatchCancellation() });
+  }
   return true;
 }
