@@ -43,8 +43,10 @@ const guardedWarmUpTool: RegisteredTool = {
  * tools of its own when a container is built: V8 compiles a function on its first call, so
  * otherwise the first call of each application tool that takes this path (a guard, a `@Ctx`) pays
  * for compiling it, on a user's request. A call without a guard, one its guard lets through and
- * one it refuses: a guard is awaited, so the last two settle in the microtasks that follow (no
- * timer is set). Nothing of it is seen: no user code, no event, no log. True the one time it runs.
+ * one it refuses: a guard is awaited, so the last two settle in the microtasks that follow (a
+ * container built outside any microtask sees its tick come first: the timer that sets is cleared
+ * when they settle, and nothing is left). Nothing of it is seen: no user code, no event, no log.
+ * True the one time it runs.
  */
 export function warmUpGeneralPath(limits: InputLimits): boolean {
   if (warmed) return false;

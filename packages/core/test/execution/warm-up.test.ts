@@ -72,4 +72,21 @@ describe('building a container warms the general path up', () => {
     expect(ran).toEqual(['guard', 'guard', 'cancelar A-1 t2']);
     expect(events.map((e) => `${e.type} ${e.toolUseId}`)).toEqual(['call_start t1', 'call_end t1', 'call_start t2', 'call_end t2']);
   });
+
+  it('leaves no timer behind when the container is built outside any microtask', async () => {
+    // There the warm-up's tick runs before its guarded calls settle, so it sets their timers: they
+    // must be cleared when the calls settle, or a process that only built a container would not exit.
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const { before, after } = await new Promise<{ before: number; after: number }>((resolve) => {
+      setImmediate(() => {
+        const before = timers();
+        jest.isolateModules(() => {
+          const isolated = require('@toolwright/core') as typeof import('@toolwright/core');
+          new isolated.ToolContainer<string>({ manifest, providers: [new Guarded()] });
+        });
+        setImmediate(() => resolve({ before, after: timers() }));
+      });
+    });
+    expect(after).toBe(before);
+  });
 });
