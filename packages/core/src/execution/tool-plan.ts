@@ -22,10 +22,15 @@ type Answers = ToolResultBlockParam[];
  * pending once the microtasks queued with it have run, as `invokeTool` does.
  */
 export class ToolPlan {
-  /** Cleared on the first call when class-validator must judge the input (known once the tool is prepared). */
+  /** False when the call needs a `ToolContext` or class-validator must judge the input. */
   private direct: boolean;
-  /** Made on the first call, as `validateInput` prepares a tool: a tool never called costs nothing. */
-  private prepared: PreparedInput | undefined = undefined;
+  /**
+   * Made when the container is built, for every tool (the general path reads the same
+   * preparation): a tool's first call then compiles nothing of its own, on a user's request. A
+   * preparation that throws (an instance plan naming a shape it lacks) is tried again on each
+   * call, which answers it as a failure of that call, as before.
+   */
+  private prepared: PreparedInput | undefined;
   /** The property of a method's one `@Param`: its argument, passed without an arguments list. */
   private readonly soleParam: string | undefined;
 
@@ -33,7 +38,8 @@ export class ToolPlan {
     readonly tool: RegisteredTool,
     readonly env: InvokeEnv,
   ) {
-    this.direct = !env.needsContext && tool.options.guard === undefined;
+    this.prepared = prepareOrDefer(tool);
+    this.direct = !env.needsContext && tool.options.guard === undefined && this.prepared?.needsValidator !== true;
     const [first] = tool.parameters;
     this.soleParam = tool.parameters.length === 1 && first.kind === 'param' ? first.property : undefined;
   }
@@ -98,6 +104,14 @@ export class ToolPlan {
 
   timedOut(call: ToolCall): ToolResultBlockParam {
     return answer(call, 'timeout', modelMessages.timedOut(this.env.timeoutMs, this.tool.effect === 'write')).result;
+  }
+}
+
+function prepareOrDefer(tool: RegisteredTool): PreparedInput | undefined {
+  try {
+    return prepareInput(tool);
+  } catch {
+    return undefined;
   }
 }
 

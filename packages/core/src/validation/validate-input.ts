@@ -2,7 +2,7 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import type { CompiledInputCheck } from './compiled-check';
+import { compiledCheckRuntime, type CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { unreachedInstances, type FindUnreached, type HeldInstance } from './unreached-instances';
@@ -21,7 +21,7 @@ export interface InputContract {
   name: string;
   definition: Tool;
   inputClass: Class;
-  /** How the method's parameters are filled: the `@Param` properties are whitelisted on the first call. */
+  /** How the method's parameters are filled: the `@Param` properties are whitelisted when the tool is prepared. */
   parameters: readonly ParameterBinding[];
   /** The full schema, when the definition sends a strict subset of it. */
   inputSchema?: Tool.InputSchema;
@@ -35,7 +35,7 @@ export type InputCheck = { ok: true; value: object } | { ok: false; message: str
 /** What `buildInput` hands on: the instance, and whether class-validator must still judge it. */
 export type BuiltInput = { ok: true; value: object; needsValidator: boolean } | { ok: false; message: string };
 
-/** What a tool's input goes through, made on its first call. */
+/** What a tool's input goes through, made once per tool (when a container is built, see `ToolPlan`). */
 export interface PreparedInput {
   schema: Tool.InputSchema;
   check: CompiledInputCheck;
@@ -62,7 +62,9 @@ function prepare(tool: InputContract): PreparedInput {
     if (needsValidator) whitelistParams(tool.inputClass, tool.parameters, metadata);
     ready = {
       schema,
-      check: tool.inputCheck ?? schemaCheck(schema),
+      // Compiled on the first call: a container prepares its tools when it is built, and an older
+      // manifest (no compiled checks) must not load Ajv before a call needs it.
+      check: tool.inputCheck ?? compiledCheckRuntime.lazy(() => schemaCheck(schema)),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
       ...(unreached && { unreached }),
       needsValidator,
@@ -126,7 +128,7 @@ export function buildInput(input: unknown, tool: InputContract, limits: InputLim
 /**
  * Registers for each `@Param` property the input class has no class-validator metadata for what
  * `@Allow()` registers: tools-codegen declares those properties bare, so importing the manifest
- * runs no decorator per tool, and a tool never called costs nothing here. A class that already
+ * runs no decorator per tool, and only a tool class-validator will judge pays for it. A class that already
  * carries the metadata (a manifest generated with `@Allow()`, or one another container prepared)
  * is left as it is. An `@Input` DTO is the user's class: a property it leaves undecorated is still
  * refused by the whitelist, as class-validator always did.

@@ -6,7 +6,9 @@ import { toolUse } from '@toolwright/core/testing';
 // must then load no Ajv at all (the first call of a process would pay for loading and compiling
 // it). Loading Ajv's entry point fails in this file, so a call that reached it would answer as an
 // internal error.
+let mockAjvLoads = 0;
 jest.mock('ajv/dist/2020', () => {
+  mockAjvLoads++;
   throw new Error('Ajv was loaded');
 });
 
@@ -80,5 +82,15 @@ describe('a manifest without compiled checks (an older tools-codegen, or written
   it('is checked by Ajv, compiled on the first call: here, where Ajv cannot load, the call fails alone', async () => {
     const [answer] = await container().execute([toolUse('toolu_3', 'buscar_pedido', { numero: 'A-1001' })]);
     expect(answer).toMatchObject({ is_error: true, content: expect.stringMatching(/^Internal error/) });
+  });
+
+  // A container prepares its tools when it is built; an application that never calls a tool of
+  // an older manifest must not pay for loading Ajv at start-up.
+  it('loads no Ajv when the container is built, only on the first call', async () => {
+    const before = mockAjvLoads;
+    const built = container();
+    expect(mockAjvLoads).toBe(before);
+    await built.execute([toolUse('toolu_4', 'buscar_pedido', { numero: 'A-1001' })]);
+    expect(mockAjvLoads).toBeGreaterThan(before);
   });
 });

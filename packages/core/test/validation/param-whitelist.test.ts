@@ -4,7 +4,7 @@ import { Input, Param, Tool, ToolContainer, defineToolManifest, type ToolManifes
 import { toolUse } from '@toolwright/core/testing';
 
 // tools-codegen declares the properties of a @Param tool's input class bare; the container
-// whitelists them on the tool's first call, as `@Allow()` did at import. These classes are
+// whitelists them when it is built, as `@Allow()` did at import. These classes are
 // written as tools-codegen writes them (and as earlier versions did, with `@Allow()`).
 
 type Schema = ToolManifestEntry['definition']['input_schema'];
@@ -190,14 +190,15 @@ describe('a @Param input class the schema check fully decides (closed schema, no
     expect(metadataOf(LabelInput)).toEqual([]);
   });
 
-  // A call alone takes the container's direct path, which keeps its own preparation; calls in a
-  // batch take the general one, where the boundary keeps it.
+  // A call alone takes the container's direct path, calls in a batch the general one: both read
+  // the preparation the container made when it was built.
   it.each([
     ['alone', 1],
     ['in a batch', 2],
-  ])('is prepared on its first call only, called %s: later calls read no class-validator metadata', async (_how, perBatch) => {
-    const container = labelContainer();
+  ])('is prepared when the container is built, once: no call, called %s, reads class-validator metadata', async (_how, perBatch) => {
     const lookups = jest.spyOn(getMetadataStorage(), 'getTargetValidationMetadatas');
+    const container = labelContainer();
+    expect(lookups).toHaveBeenCalledTimes(1);
     for (let i = 0; i < 3; i++) {
       const answers = await container.execute(Array.from({ length: perBatch }, (_, j) => toolUse(`toolu_${i}_${j}`, 'label', { numero: `A-${i}` })));
       expect(answers.map((a) => a.content)).toEqual(Array(perBatch).fill(`A-${i}`));
