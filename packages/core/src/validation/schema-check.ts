@@ -2,6 +2,7 @@ import type Ajv2020 from 'ajv/dist/2020';
 import type { CodeOptions, ValidateFunction } from 'ajv/dist/2020';
 import { isDecimalMultiple } from './decimal-multiple';
 import { describeSchemaErrors } from './describe-errors';
+import { patternCode } from './pattern-code';
 import { CHECK_RUNTIME_NAME, type compiledCheckRuntime } from './compiled-check';
 
 type AjvModule = typeof import('ajv/dist/2020');
@@ -64,6 +65,9 @@ const RUNTIME_HELPERS: Readonly<Record<string, keyof typeof compiledCheckRuntime
   'require("ajv/dist/runtime/equal").default': 'equal',
 };
 
+/** How Ajv's standalone code makes a pattern: `new RegExp("<source as a JSON string>", "u")`. */
+const AJV_PATTERN = /new RegExp\(("(?:[^"\\]|\\.)*"), "u"\)/g;
+
 /**
  * The check of `schema` as a JavaScript function expression that makes it, compiled with the run time's Ajv
  * configuration (Ajv standalone code) by an Ajv of its own, so the same schema always yields the
@@ -80,6 +84,7 @@ export function standaloneCheck(schema: object): string {
   ajv.addSchema(JSON.parse(JSON.stringify(schema)) as object, 'check');
   let code = standaloneCode(ajv, { check: 'check' });
   for (const [required, helper] of Object.entries(RUNTIME_HELPERS)) code = code.split(required).join(`${CHECK_RUNTIME_NAME}.${helper}`);
+  code = code.replace(AJV_PATTERN, (made: string, source: string) => patternCode(JSON.parse(source) as string, 'u') ?? made);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) throw new Error(`standaloneCheck: the compiled check needs ${leftover[0]}, which compiledCheckRuntime does not provide.`);
   // Ajv's standalone code for one named check starts with its export: `"use strict";export const check = validate0;`.
