@@ -2,7 +2,7 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
-import { compiledCheckRuntime, type CompiledInputCheck } from './compiled-check';
+import type { CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
 import { unreachedInstances, type FindUnreached, type HeldInstance } from './unreached-instances';
@@ -60,18 +60,32 @@ function prepare(tool: InputContract): PreparedInput {
     const needsValidator = unreached !== undefined || !validatorFindsNothing(metadata, tool.parameters, schema);
     // Only a class class-validator will judge needs its parameters whitelisted.
     if (needsValidator) whitelistParams(tool.inputClass, tool.parameters, metadata);
-    ready = {
+    const made: PreparedInput = {
       schema,
-      // Compiled on the first call: a container prepares its tools when it is built, and an older
-      // manifest (no compiled checks) must not load Ajv before a call needs it.
-      check: tool.inputCheck ?? compiledCheckRuntime.lazy(() => schemaCheck(schema)),
+      check: tool.inputCheck ?? checkOnFirstCall(schema, (check) => (made.check = check)),
       build: instanceBuilder(tool.inputClass, tool.instancePlan),
       ...(unreached && { unreached }),
       needsValidator,
     };
-    prepared.set(tool, ready);
+    prepared.set(tool, (ready = made));
   }
   return ready;
+}
+
+/**
+ * Without a compiled check, the run time's Ajv compiles one on the tool's first call: a container
+ * prepares its tools when it is built, and an older manifest must not load Ajv before a call needs
+ * it. The compiled check then takes this one's place (`replace`), so later calls call it directly.
+ */
+function checkOnFirstCall(schema: Tool.InputSchema, replace: (check: CompiledInputCheck) => void): CompiledInputCheck {
+  const first: CompiledInputCheck = (input) => {
+    const check = schemaCheck(schema);
+    replace(check);
+    const ok = check(input);
+    first.errors = check.errors;
+    return ok;
+  };
+  return first;
 }
 
 /**
