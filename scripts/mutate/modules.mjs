@@ -84,6 +84,11 @@ export const modules = [
     tests: validateInputTests,
   },
   {
+    name: 'pattern-code',
+    mutate: ['packages/core/src/validation/pattern-code.ts'],
+    tests: core('validation/pattern-code.properties.test.ts'),
+  },
+  {
     // validate-input's two helpers on their own: the three files together (402 mutants) did not
     // fit one run (validate-input.ts alone runs with `--mutate packages/core/src/validation/validate-input.ts`).
     name: 'schema-check-plain-input',

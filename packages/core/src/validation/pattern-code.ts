@@ -115,17 +115,17 @@ class PatternParser {
     return setOf(code);
   }
 
-  /** `{min, max}` of the quantifier at the cursor, `{1, 1}` when there is none; `undefined` for a lazy or malformed one. */
+  /**
+   * `{min, max}` of the quantifier at the cursor, `{1, 1}` when there is none; `undefined` for a
+   * malformed one. A lazy one (`+?`) leaves its `?` to be read as an atom, which refuses it.
+   */
   quantifier(): { min: number; max: number } | undefined {
     const c = this.body[this.at];
-    let repeat: { min: number; max: number } | undefined;
-    if (c === '?') repeat = { min: 0, max: 1 };
-    else if (c === '*') repeat = { min: 0, max: Infinity };
-    else if (c === '+') repeat = { min: 1, max: Infinity };
-    else if (c === '{') return this.braces();
-    else return { min: 1, max: 1 };
+    if (c === '{') return this.braces();
+    const repeat = c === '?' ? { min: 0, max: 1 } : c === '*' ? { min: 0, max: Infinity } : c === '+' ? { min: 1, max: Infinity } : undefined;
+    if (repeat === undefined) return { min: 1, max: 1 };
     this.at++;
-    return this.body[this.at] === '?' ? undefined : repeat;
+    return repeat;
   }
 
   /** `{n}`, `{n,}` or `{n,m}` at the cursor. */
@@ -140,7 +140,7 @@ class PatternParser {
     }
     if (this.body[this.at] !== '}' || max < min) return undefined;
     this.at++;
-    return this.body[this.at] === '?' ? undefined : { min, max };
+    return { min, max };
   }
 
   /** The decimal digits at the cursor, at most nine of them; `undefined` when there is none. */
