@@ -9,8 +9,8 @@ export type Class<T = object> = abstract new (...args: any[]) => T;
 export type ParameterBinding =
   /**
    * One property of the validated input object (a `@Param`). tools-codegen declares it bare on the
-   * generated input class; the container whitelists it there on the tool's first call, so a class
-   * two entries share is whitelisted for both.
+   * generated input class; the container whitelists it there when it is built (only where
+   * class-validator will judge the input), so a class two entries share is whitelisted for both.
    */
   | { kind: 'param'; property: string }
   /** The whole validated input object (an `@Input` DTO). */

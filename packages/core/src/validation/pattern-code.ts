@@ -50,7 +50,8 @@ function memberTest(set: CharSet): string {
   for (let code = 0; code <= LAST_PRINTABLE; code++) {
     if (!has(set, code)) continue;
     const from = code;
-    while (code + 1 <= LAST_PRINTABLE && has(set, code + 1)) code++;
+    // No set holds a code past the last printable one: `has` is false there and ends the run.
+    while (has(set, code + 1)) code++;
     runs.push(from === code ? `c===${from}` : `c>=${from}&&c<=${code}`);
   }
   return runs.map((run) => `(${run})`).join('||');
@@ -77,7 +78,8 @@ function overlaps(a: CharSet, b: CharSet): boolean {
 }
 
 function parseAnchored(source: string): Item[] | undefined {
-  if (source.length < 2 || source[0] !== '^' || source[source.length - 1] !== '$') return undefined;
+  // One character cannot be both anchors: `^` and `$` alone are refused here too.
+  if (source[0] !== '^' || source[source.length - 1] !== '$') return undefined;
   // A `$` escaped by the backslash before it leaves that backslash at the body's end, an escape of nothing.
   const parser = new PatternParser(source.slice(1, -1));
   const items: Item[] = [];
@@ -106,7 +108,7 @@ class PatternParser {
     if (c === '[') return this.charClass();
     if (c === '\\') {
       const escaped = this.escape(false);
-      return escaped === undefined ? undefined : typeof escaped === 'number' ? setOf(escaped) : escaped;
+      return typeof escaped === 'number' ? setOf(escaped) : escaped;
     }
     if (SYNTAX.includes(c) && c !== '/') return undefined;
     const code = printable(c);
@@ -143,18 +145,18 @@ class PatternParser {
     return { min, max };
   }
 
-  /** The decimal digits at the cursor, at most nine of them; `undefined` when there is none. */
+  /** The decimal digits at the cursor, when there are one to nine of them; `undefined` otherwise. */
   private number(): number | undefined {
     const from = this.at;
-    while (this.at - from < 10 && this.body.charCodeAt(this.at) >= 0x30 && this.body.charCodeAt(this.at) <= 0x39) this.at++;
+    while (this.body.charCodeAt(this.at) >= 0x30 && this.body.charCodeAt(this.at) <= 0x39) this.at++;
     const digits = this.at - from;
     return digits === 0 || digits > 9 ? undefined : Number(this.body.slice(from, this.at));
   }
 
   /** An escape at the cursor: a character's code, the set of `\d` or `\w`, or `undefined`. */
   private escape(inClass: boolean): number | CharSet | undefined {
+    // A backslash at the end leaves `c` undefined, which none of the tests below takes.
     const c = this.body[this.at + 1];
-    if (c === undefined) return undefined;
     this.at += 2;
     if (c === 'd') return rangeSet([['0', '9']]);
     if (c === 'w') return rangeSet([['a', 'z'], ['A', 'Z'], ['0', '9'], ['_', '_']]);
@@ -169,11 +171,11 @@ class PatternParser {
     const set = new Uint32Array(4);
     let first = true;
     while (this.body[this.at] !== ']') {
-      if (this.done()) return undefined;
+      // An unclosed class ends where `classAtom` finds no character.
       const start = this.classAtom(first);
       if (start === undefined) return undefined;
       first = false;
-      if (this.body[this.at] === '-' && this.body[this.at + 1] !== ']' && this.at + 1 < this.body.length) {
+      if (this.body[this.at] === '-' && this.body[this.at + 1] !== ']') {
         this.at++;
         const end = this.classAtom(false);
         if (typeof start !== 'number' || typeof end !== 'number' || end < start) return undefined;
@@ -190,7 +192,6 @@ class PatternParser {
     const c = this.body[this.at];
     if (c === '\\') return this.escape(true);
     if (c === '-' && !first && this.body[this.at + 1] !== ']') return undefined;
-    if (c === ']') return undefined;
     const code = printable(c);
     if (code === undefined) return undefined;
     this.at++;
