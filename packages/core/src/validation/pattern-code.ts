@@ -155,7 +155,7 @@ class PatternParser {
 
   /** An escape at the cursor: a character's code, the set of `\d` or `\w`, or `undefined`. */
   private escape(inClass: boolean): number | CharSet | undefined {
-    // A backslash at the end leaves `c` undefined, which none of the tests below takes.
+    // A backslash at the end leaves `c` undefined: no comparison below holds for it (`SYNTAX` holds no "undefined").
     const c = this.body[this.at + 1];
     this.at += 2;
     if (c === 'd') return rangeSet([['0', '9']]);
