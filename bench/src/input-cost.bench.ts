@@ -7,7 +7,8 @@
 // reads the same units, the largest size's, in inputs of n units each with keys of their own:
 // a small input repeated would be read from the cache on every call but its first, which the
 // model's never is. A full GC runs before each sample, so that one size does not pay for the
-// garbage of the last.
+// garbage of the last. At each size the Record and its two floors take their samples in turn,
+// so that the framework's ratio to the floor compares samples taken in the same moments.
 import 'reflect-metadata';
 import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
@@ -18,7 +19,7 @@ import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib
 
 const KEY_SIZES = isCi ? [100, 1_000] : [1_000, 10_000, 100_000];
 const ELEMENT_SIZES = isCi ? [100, 1_000] : [1_000, 10_000, 100_000, 1_000_000];
-const ROUNDS = isCi ? 1 : 5;
+const ROUNDS = isCi ? 1 : 11;
 const RAISED = 100_000_000;
 
 const container = new ToolContainer({
@@ -104,44 +105,80 @@ const series: Series[] = [
 
 const call = (input: object): ToolUseBlockParam[] => [{ type: 'tool_use', id: 'toolu_bench', name: 'bulk_count', input }];
 
-/** The time of one input of `n` units: a sample reads the largest size's units in fresh inputs of `n` each. */
-async function measure(s: Series, n: number, gc: () => void): Promise<number> {
-  const pieces = s.sizes[s.sizes.length - 1] / n;
-  // What one sample reads, made before the clock: for execute, the blocks around each input too, as the SDK makes them.
-  const fresh = (): object[] =>
-    Array.from({ length: pieces }, (_, i) => {
-      const input = s.input(n, i * n);
-      return s.run ? input : call(input);
-    });
-  const once = s.run ?? ((blocks: object) => container.execute(blocks as ToolUseBlockParam[]));
-  const sample = async (items: object[]) => {
-    for (const item of items) await once(item);
-  };
-  if (!s.run) {
-    const [warm] = await container.execute(call(s.input(n, 0)));
-    if (warm.is_error) throw new Error(`bulk_count refused ${n} ${s.unit}s: ${String(warm.content)}`);
+/** One series at one size: each sample reads the largest size's units in fresh inputs of `n` each. */
+class SizeSampler {
+  readonly samples: number[] = [];
+  private readonly pieces: number;
+  private readonly once: (item: object) => unknown;
+
+  constructor(
+    readonly series: Series,
+    readonly n: number,
+  ) {
+    this.pieces = series.sizes[series.sizes.length - 1] / n;
+    this.once = series.run ?? ((blocks: object) => container.execute(blocks as ToolUseBlockParam[]));
   }
-  // Warm-up: the optimising compiler has seen this size before the clock starts.
-  await sample(fresh());
-  const samples: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const items = fresh();
+
+  /** Checks that the tool takes this size, then reads one sample unclocked: the optimising compiler has seen the size before the clock starts. */
+  async warm(): Promise<void> {
+    if (!this.series.run) {
+      const [warm] = await container.execute(call(this.series.input(this.n, 0)));
+      if (warm.is_error) throw new Error(`bulk_count refused ${this.n} ${this.series.unit}s: ${String(warm.content)}`);
+    }
+    await this.read(this.fresh());
+  }
+
+  async sample(gc: () => void): Promise<void> {
+    const items = this.fresh();
     gc();
-    samples.push((await timeMs(() => sample(items))) / pieces);
+    this.samples.push((await timeMs(() => this.read(items))) / this.pieces);
   }
-  return median(samples);
+
+  /** What one sample reads, made before the clock: for execute, the blocks around each input too, as the SDK makes them. */
+  private fresh(): object[] {
+    return Array.from({ length: this.pieces }, (_, i) => {
+      const input = this.series.input(this.n, i * this.n);
+      return this.series.run ? input : call(input);
+    });
+  }
+
+  private async read(items: object[]): Promise<void> {
+    for (const item of items) await this.once(item);
+  }
+}
+
+/**
+ * The median time of one input of each series at each size. Series of the same sizes take their
+ * samples in turn, round by round and in a rotating order, so that a change in the machine's
+ * state during the run lands on each of them alike and their ratios stay comparable.
+ */
+async function measureAll(gc: () => void): Promise<Map<Series, number[]>> {
+  const times = new Map<Series, number[]>(series.map((s) => [s, []]));
+  for (const sizes of new Set(series.map((s) => s.sizes))) {
+    const group = series.filter((s) => s.sizes === sizes);
+    for (const n of sizes) {
+      progress(`input-cost: ${n.toLocaleString('en-US')} ${group[0].unit}s`);
+      const samplers = group.map((s) => new SizeSampler(s, n));
+      for (const sampler of samplers) await sampler.warm();
+      for (let round = 0; round < ROUNDS; round++) {
+        for (let i = 0; i < samplers.length; i++) await samplers[(round + i) % samplers.length].sample(gc);
+      }
+      for (const sampler of samplers) times.get(sampler.series)!.push(median(sampler.samples));
+    }
+  }
+  return times;
 }
 
 async function main(gc: () => void): Promise<void> {
   const sections: string[] = [];
   const summary: string[][] = [];
   const growth = new Map<string, number>();
+  const times = await measureAll(gc);
   for (const s of series) {
     const rows: string[][] = [];
     const perUnit: number[] = [];
-    for (const n of s.sizes) {
-      progress(`input-cost: ${n.toLocaleString('en-US')} ${s.unit}s`);
-      const ms = await measure(s, n, gc);
+    for (const [k, n] of s.sizes.entries()) {
+      const ms = times.get(s)![k];
       const ns = (ms * 1e6) / n;
       perUnit.push(ns);
       rows.push([n.toLocaleString('en-US'), fixed(ms, 1), fixed(ns, 0), ratio(ns, perUnit[0])]);
@@ -176,7 +213,7 @@ async function main(gc: () => void): Promise<void> {
       `One \`execute\` of \`bulk_count\` (a read that only counts its input), limits raised; each input parsed from JSON, as the model's ` +
         `input arrives, before the clock starts, and read once. Every sample reads the largest size's units (${series[0].sizes.at(-1)!.toLocaleString('en-US')} keys, ` +
         `${series.at(-1)!.sizes.at(-1)!.toLocaleString('en-US')} elements) in fresh inputs of the size's, each key its own: a small input repeated would ` +
-        `be read from the cache on every call but its first, which the model's never is. Median of ${ROUNDS} samples after a warm-up, a full GC before each. ` +
+        `be read from the cache on every call but its first, which the model's never is. Median of ${ROUNDS} samples after a warm-up, a full GC before each; at each size the Record and its two floors take their samples in turn. ` +
         'Time per key or element, and its ratio to the smallest size: near 1× is linear, growing with the size is not.',
       '',
       markdownTable(['input', 'per unit, largest ÷ smallest size'], summary),
