@@ -1,167 +1,49 @@
-// Dispatch cost per call of the lesson's `buscar_pedido`: a bare method call, the validation
-// pipeline before (class-transformer + class-validator) and after (limits → schema check →
-// instance → class-validator), the validation floor (what execute must do at the least, done
-// directly), `ToolContainer.execute`, the Anthropic SDK's zod tool path, and the rivals a user
-// would weigh (bench/src/rivals/): the AI SDK's zod `tool()` and typia. Then a CPU profile of
+// Dispatch cost per call of the lesson's `buscar_pedido` on each path of fixtures/dispatch-paths
+// (the pipelines before and after the schema check, the floors, `ToolContainer.execute`, the
+// Anthropic SDK's zod tool path, the AI SDK's and typia's), each timed in processes of its own,
+// and the error text each sends the model for an invalid input. Then a CPU profile of
 // execute on valid input, and the cold start of a process: checks compiled at build time, or by
 // Ajv on each tool's first call.
-import 'reflect-metadata';
 import { join } from 'node:path';
-import { plainToInstance } from 'class-transformer';
-import { validate, type ValidatorOptions } from 'class-validator';
-import * as z from 'zod';
-import { betaZodTool } from '@anthropic-ai/sdk/helpers/beta/zod';
-import { runRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
-import type { BetaToolUseBlock } from '@anthropic-ai/sdk/resources/beta';
-import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { ToolContainer } from '@toolwright/core';
-import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../packages/core/dist/validation/plain-input';
-import { validateInput } from '../../packages/core/dist/validation/validate-input';
-import { schemaCheck } from '../../packages/core/dist/validation/schema-check';
 import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import type { ProfileFrame } from './probes/dispatch-profile-probe';
 import type { ColdStart } from './probes/cold-start-probe';
-import {
-  BUSCAR_PEDIDO_DESCRIPTION,
-  BuscarPedidoInput,
-  BuscarPedidoInputBefore,
-  BuscarPedidoInputWhitelisted,
-  NUMERO_DESCRIPTION,
-  NUMERO_PATTERN,
-  OrderLookupTools,
-  orderLookupManifest,
-} from './fixtures/order-lookup.tools';
+import { NUMERO_PATTERN } from './fixtures/order-lookup.tools';
+import { AFTER, BEFORE, FLOOR, INVALID, OURS, SCHEMA_FLOOR, SDK_ZOD, VALID, dispatchPaths } from './fixtures/dispatch-paths';
 import { runNode } from './lib/child';
 import { PROBES_DIR } from './lib/paths';
-import { median, timeMs } from './lib/stats';
+import { median } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
-import { aiSdkToolPath } from './rivals/ai-sdk-tool';
-import { TOOL_CALL_ID } from './rivals/rival-path';
-import { typiaValidatePath } from './rivals/typia-validate';
 
 const CALLS = isCi ? 500 : 100_000;
 const ROUNDS = isCi ? 1 : 5;
-const WARMUP_CALLS = isCi ? 100 : 10_000;
+// As many as a timed batch: with fewer, the first batch after the imports paid a collection of
+// their garbage and compilations still under way (0.4 µs more per call on every path).
+const WARMUP_CALLS = isCi ? 100 : 100_000;
 
-const VALID = { numero: 'A-1001' };
-const INVALID = { numero: '1001' };
-type Input = typeof VALID;
+const { paths, container, toolUse, runZodTool, rivals: [aiSdk, typia] } = dispatchPaths();
 
-interface DispatchPath {
-  label: string;
-  /** One call, from the model's input to what would go back to it. */
-  call(input: Input): Promise<unknown>;
-}
-
-const tools = new OrderLookupTools();
-
-// The options core's validateInput passes, so the floor validates exactly as much.
-const VALIDATOR_OPTIONS: ValidatorOptions = {
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: false,
-  validationError: { target: false },
-};
-
-const container = new ToolContainer({ manifest: orderLookupManifest, providers: [tools] });
-const toolUse = (input: Input): ToolUseBlockParam => ({ type: 'tool_use', id: TOOL_CALL_ID, name: 'buscar_pedido', input });
-
-const zodTool = betaZodTool({
-  name: 'buscar_pedido',
-  description: BUSCAR_PEDIDO_DESCRIPTION,
-  inputSchema: z.object({ numero: z.string().regex(NUMERO_PATTERN).describe(NUMERO_DESCRIPTION) }),
-  // The SDK's run must return text, so the JSON encoding our container does is done here too.
-  run: async (args) => JSON.stringify(await tools.buscarPedido(args.numero)),
-});
-const zodToolUse: BetaToolUseBlock = { type: 'tool_use', id: TOOL_CALL_ID, name: 'buscar_pedido', input: VALID, caller: { type: 'direct' } };
-// What BetaToolRunner does per tool_use block: runRunnableTool (parse, then run), then a tool_result.
-const runZodTool = async (input: Input) => {
-  const outcome = await runRunnableTool(zodTool, input, { toolUse: zodToolUse, toolUseBlock: zodToolUse });
-  return { type: 'tool_result', tool_use_id: TOOL_CALL_ID, content: outcome.content, ...(outcome.isError ? { is_error: true } : {}) };
-};
-
-const entry = orderLookupManifest.entries[0];
-const contract = { name: entry.definition.name, definition: entry.definition, inputClass: entry.inputClass, parameters: entry.parameters, instancePlan: entry.instancePlan };
-
-// The same compiled Ajv function core checks this tool's input with.
-const schemaFloor = schemaCheck(entry.definition.input_schema);
-
-const OURS = 'ToolContainer.execute';
-// runRunnableTool is what BetaToolRunner runs per tool_use block, eager or not (runToolsEagerly only changes when).
-const SDK_ZOD = `SDK ${SDK_VERSION} betaZodTool parse + run (as its tool runner)`;
-const FLOOR = 'validation floor: compiled schema check + instance + class-validator validate';
-const SCHEMA_FLOOR = 'schema-check floor: compiled schema check + instance, no class-validator';
-const BEFORE = 'before: limits + class-transformer plainToInstance + class-validator validate';
-const AFTER = 'after: validateInput (limits → schema check → instance → class-validator)';
-const aiSdk = aiSdkToolPath(tools);
-const typia = typiaValidatePath(tools);
-const paths: DispatchPath[] = [
-  { label: 'bare method call (floor)', call: (input) => tools.buscarPedido(input.numero) },
-  {
-    // The pipeline validateInput ran before the schema check, on the class tools-codegen emitted then.
-    label: BEFORE,
-    call: async (input) => {
-      const refused = checkPlainInput(input, DEFAULT_INPUT_LIMITS);
-      if (refused) return refused;
-      const instance = plainToInstance(BuscarPedidoInputBefore, input);
-      const errors = await validate(instance, VALIDATOR_OPTIONS);
-      return errors.length === 0 ? tools.buscarPedido(instance.numero) : errors;
-    },
-  },
-  {
-    label: AFTER,
-    call: async (input) => {
-      const checked = await validateInput(input, contract, DEFAULT_INPUT_LIMITS);
-      return checked.ok ? tools.buscarPedido((checked.value as { numero: string }).numero) : checked.message;
-    },
-  },
-  {
-    // What execute cannot do without, written out: the tool's compiled schema check, its input
-    // class instance, class-validator with core's options, the method.
-    label: FLOOR,
-    call: async (input) => {
-      if (!schemaFloor(input)) return schemaFloor.errors;
-      const instance = Object.assign(new BuscarPedidoInputWhitelisted(), input);
-      const errors = await validate(instance, VALIDATOR_OPTIONS);
-      return errors.length === 0 ? tools.buscarPedido(instance.numero) : errors;
-    },
-  },
-  {
-    // What execute does for this tool: its input class carries only the whitelist under a schema
-    // that refuses unknown keys, so class-validator could refuse nothing and is left out.
-    label: SCHEMA_FLOOR,
-    call: async (input) => {
-      if (!schemaFloor(input)) return schemaFloor.errors;
-      const instance = Object.assign(new BuscarPedidoInput(), input);
-      return tools.buscarPedido(instance.numero);
-    },
-  },
-  { label: OURS, call: async (input) => (await container.execute([toolUse(input)]))[0] },
-  { label: SDK_ZOD, call: runZodTool },
-  aiSdk,
-  typia,
-];
-
-async function callMany(path: DispatchPath, input: Input, calls: number): Promise<void> {
-  for (let i = 0; i < calls; i++) await path.call(input);
-}
-
+/**
+ * Each path timed in fresh processes of its own (`dispatch-path-probe`), one per path per round,
+ * the paths in a rotating order: a burst of load on this shared machine hits them all alike, and
+ * no path's code runs beside another's. In one process the rows that are no user's code (the
+ * pipelines before and after, the floors) call core's validation functions with other arguments
+ * and make them slower for execute alone, while the rivals' code is their own.
+ */
 async function measure(): Promise<Map<string, { valid: number; invalid: number }>> {
-  const samples = new Map(paths.map((p) => [p.label, { valid: [] as number[], invalid: [] as number[] }]));
-  for (const path of paths) {
-    await callMany(path, VALID, WARMUP_CALLS);
-    await callMany(path, INVALID, WARMUP_CALLS);
-  }
-  // Rounds interleave the paths so a burst of load on this shared machine hits them all alike.
+  const samples = paths.map(() => ({ valid: [] as number[], invalid: [] as number[] }));
+  const probe = join(PROBES_DIR, 'dispatch-path-probe.js');
   for (let round = 1; round <= ROUNDS; round++) {
     progress(`dispatch round ${round}/${ROUNDS}`);
-    for (const path of paths) {
-      const sample = samples.get(path.label)!;
-      sample.valid.push(((await timeMs(() => callMany(path, VALID, CALLS))) * 1000) / CALLS);
-      sample.invalid.push(((await timeMs(() => callMany(path, INVALID, CALLS))) * 1000) / CALLS);
+    for (let k = 0; k < paths.length; k++) {
+      const index = (k + round) % paths.length;
+      const run = await runNode([probe, String(index), String(CALLS), String(WARMUP_CALLS)]);
+      const sample = JSON.parse(run.stdout.split('\n')[0]) as { valid: number; invalid: number };
+      samples[index].valid.push(sample.valid);
+      samples[index].invalid.push(sample.invalid);
     }
   }
-  return new Map([...samples].map(([label, s]) => [label, { valid: median(s.valid), invalid: median(s.invalid) }]));
+  return new Map(paths.map((path, i) => [path.label, { valid: median(samples[i].valid), invalid: median(samples[i].invalid) }]));
 }
 
 /** The text the model reads back for one invalid input: it is paid for in tokens on every retry. */
@@ -255,8 +137,9 @@ async function main(): Promise<void> {
     [
       '## 1. Dispatch cost per call',
       '',
-      `The lesson's \`buscar_pedido\` (pattern \`${NUMERO_PATTERN.source}\`, no I/O), ${CALLS.toLocaleString('en-US')} sequential calls per round, ` +
-        `median of ${ROUNDS} interleaved rounds. Valid input \`${JSON.stringify(VALID)}\`, invalid \`${JSON.stringify(INVALID)}\`.`,
+      `The lesson's \`buscar_pedido\` (pattern \`${NUMERO_PATTERN.source}\`, no I/O), ${CALLS.toLocaleString('en-US')} sequential calls ` +
+        `after ${WARMUP_CALLS.toLocaleString('en-US')} warm-up calls of each, each path in a fresh process of its own per round (no path's code runs beside ` +
+        `another's), the paths in a rotating order; in each process valid and invalid in turn three times, the median of each; the median of ${ROUNDS} rounds. Valid input \`${JSON.stringify(VALID)}\`, invalid \`${JSON.stringify(INVALID)}\`.`,
       '',
       markdownTable(['path', 'valid µs/call', 'invalid µs/call', 'this ÷ before (valid)', 'this ÷ before (invalid)', 'this ÷ floor (valid)'], rows),
       '',
