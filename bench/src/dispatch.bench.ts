@@ -21,7 +21,7 @@ const ROUNDS = isCi ? 1 : 5;
 // their garbage and compilations still under way (0.4 µs more per call on every path).
 const WARMUP_CALLS = isCi ? 100 : 100_000;
 
-const { paths, container, toolUse, runZodTool, rivals: [aiSdk, typia] } = dispatchPaths();
+const { paths, container, toolUse, runZodTool, aiSdk, typia } = dispatchPaths();
 
 /**
  * Each path timed in fresh processes of its own (`dispatch-path-probe`), one per path per round,

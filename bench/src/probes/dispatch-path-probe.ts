@@ -1,12 +1,12 @@
 // One path of the dispatch benchmark in a process of its own: warm-up calls with valid and invalid
-// input, then timed calls of each, valid and invalid in turn, three times (the median of each). Alone, a path's code shares no inline caches with the others'
-// (the pipelines before and after, the floors and ours all call core's validation functions) and
-// pays for no garbage they leave. Prints `{"valid":µs,"invalid":µs}` per call.
+// input, then timed calls of each, valid and invalid in turn, three times (the median of each).
+// Alone, a path's code shares no inline caches with the others' (the pipelines before and after,
+// the floors and ours all call core's validation functions) and pays for no garbage they leave.
+// Prints `{"valid":µs,"invalid":µs}` per call.
 // Usage: node dispatch-path-probe.js <path index> <calls> <warm-up calls>
-import { performance } from 'node:perf_hooks';
 import { INVALID, VALID, dispatchPaths, type DispatchInput, type DispatchPath } from '../fixtures/dispatch-paths';
 import { reportMaxRss } from '../lib/child';
-import { median } from '../lib/stats';
+import { median, timeMs } from '../lib/stats';
 
 const REPEATS = 3;
 
@@ -19,9 +19,7 @@ async function callMany(target: DispatchPath, input: DispatchInput, count: numbe
 }
 
 async function microsPerCall(input: DispatchInput): Promise<number> {
-  const started = performance.now();
-  await callMany(path, input, calls);
-  return ((performance.now() - started) * 1000) / calls;
+  return ((await timeMs(() => callMany(path, input, calls))) * 1000) / calls;
 }
 
 async function main(): Promise<void> {
