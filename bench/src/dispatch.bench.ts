@@ -9,8 +9,10 @@ import { VERSION as SDK_VERSION } from '@anthropic-ai/sdk/version';
 import type { ProfileFrame } from './probes/dispatch-profile-probe';
 import type { ColdStart } from './probes/cold-start-probe';
 import { NUMERO_PATTERN } from './fixtures/order-lookup.tools';
-import { AFTER, BEFORE, FLOOR, INVALID, OURS, SCHEMA_FLOOR, SDK_ZOD, VALID, dispatchPaths } from './fixtures/dispatch-paths';
+import { AFTER, BEFORE, FLOOR, OURS, SCHEMA_FLOOR, SDK_ZOD, dispatchPaths } from './fixtures/dispatch-paths';
+import { INVALID, VALID } from './fixtures/timed-path';
 import { runNode } from './lib/child';
+import { timeInOwnProcesses, type PerCall } from './lib/own-processes';
 import { PROBES_DIR } from './lib/paths';
 import { median } from './lib/stats';
 import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
@@ -23,27 +25,10 @@ const WARMUP_CALLS = isCi ? 100 : 100_000;
 
 const { paths, container, toolUse, runZodTool, aiSdk, typia } = dispatchPaths();
 
-/**
- * Each path timed in fresh processes of its own (`dispatch-path-probe`), one per path per round,
- * the paths in a rotating order: a burst of load on this shared machine hits them all alike, and
- * no path's code runs beside another's. In one process the rows that are no user's code (the
- * pipelines before and after, the floors) call core's validation functions with other arguments
- * and make them slower for execute alone, while the rivals' code is their own.
- */
-async function measure(): Promise<Map<string, { valid: number; invalid: number }>> {
-  const samples = paths.map(() => ({ valid: [] as number[], invalid: [] as number[] }));
-  const probe = join(PROBES_DIR, 'dispatch-path-probe.js');
-  for (let round = 1; round <= ROUNDS; round++) {
-    progress(`dispatch round ${round}/${ROUNDS}`);
-    for (let k = 0; k < paths.length; k++) {
-      const index = (k + round) % paths.length;
-      const run = await runNode([probe, String(index), String(CALLS), String(WARMUP_CALLS)]);
-      const sample = JSON.parse(run.stdout.split('\n')[0]) as { valid: number; invalid: number };
-      samples[index].valid.push(sample.valid);
-      samples[index].invalid.push(sample.invalid);
-    }
-  }
-  return new Map(paths.map((path, i) => [path.label, { valid: median(samples[i].valid), invalid: median(samples[i].invalid) }]));
+/** Each path timed in fresh processes of its own (see `timeInOwnProcesses`). */
+async function measure(): Promise<Map<string, PerCall>> {
+  const perCall = await timeInOwnProcesses('dispatch', { paths: paths.length, calls: CALLS, warmUp: WARMUP_CALLS, rounds: ROUNDS });
+  return new Map(paths.map((path, i) => [path.label, perCall[i]]));
 }
 
 /** The text the model reads back for one invalid input: it is paid for in tokens on every retry. */
