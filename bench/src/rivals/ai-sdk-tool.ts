@@ -16,9 +16,9 @@
 // no telemetry and no callbacks they do nothing, so this row is a floor for the AI SDK.
 import { InvalidToolInputError, tool } from 'ai';
 import { asSchema, executeTool, getErrorMessage, safeParseJSON } from '@ai-sdk/provider-utils';
-import * as z from 'zod';
-import { BUSCAR_PEDIDO_DESCRIPTION, NUMERO_DESCRIPTION, NUMERO_PATTERN, type OrderLookupTools } from '../fixtures/order-lookup.tools';
+import { BUSCAR_PEDIDO_DESCRIPTION, type OrderLookupTools } from '../fixtures/order-lookup.tools';
 import { TOOL_CALL_ID, type RivalPath } from './rival-path';
+import { buscarPedidoZodInput } from '../fixtures/order-lookup.zod';
 
 const AI_SDK_LABEL = 'AI SDK tool() + zod: safeParseJSON + executeTool (as generateText)';
 
@@ -27,7 +27,7 @@ const TOOL_NAME = 'buscar_pedido';
 export function aiSdkToolPath(tools: OrderLookupTools): RivalPath {
   const buscarPedido = tool({
     description: BUSCAR_PEDIDO_DESCRIPTION,
-    inputSchema: z.object({ numero: z.string().regex(NUMERO_PATTERN).describe(NUMERO_DESCRIPTION) }),
+    inputSchema: buscarPedidoZodInput(),
     execute: async ({ numero }) => tools.buscarPedido(numero),
   });
 
