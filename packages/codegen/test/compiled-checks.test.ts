@@ -3,6 +3,8 @@ import { ts } from 'ts-morph';
 import fc from 'fast-check';
 import { schemaCheck } from '../../core/src/validation/schema-check';
 import type { CompiledInputCheck } from '@toolwright/core';
+import { ChecksEmitter } from '../src/emit/emit-checks';
+import type { ToolModel } from '../src/model/tool-model';
 import type { JsonSchema } from '../src/schema/json-schema';
 import { contractInput } from './support/contract-inputs';
 import { FIXTURES, runFixture } from './support/fixtures';
@@ -60,4 +62,36 @@ describe('compiled checks', () => {
       expect(verdicts.invalid).toBeGreaterThan(RUNS / 20);
     },
   );
+});
+
+describe('the checks module, for tools of one structure', () => {
+  const orderSchema = (description: string): JsonSchema => ({
+    type: 'object',
+    properties: { numero: { type: 'string', description, pattern: '^A-\\d{4}$' } },
+    required: ['numero'],
+    additionalProperties: false,
+  });
+  const tools = [
+    { name: 'buscar_pedido', inputSchema: orderSchema('The order to look up.') },
+    { name: 'cancelar_pedido', inputSchema: orderSchema('The order to cancel.') },
+  ] as unknown as ToolModel[];
+  const code = new ChecksEmitter().emit(tools);
+
+  // A function of each tool's own (a wrapper around the shared one) would be compiled by V8 on
+  // that tool's first call: the first call of a further tool then pays for it on a user's request.
+  it('hands the shared code itself to each tool, with its own constants as JSON text: no function of its own', () => {
+    expect(code.match(/^const checkCode\d+ = /gm)).toHaveLength(1);
+    expect(code).toContain('export const check0: CompiledInputCheck = toolwrightChecks.lazy(checkCode0, "{');
+    expect(code).toContain('export const check1: CompiledInputCheck = toolwrightChecks.lazy(checkCode0, "{');
+  });
+
+  it("fails each tool's input with errors that point into its own schema", () => {
+    const checks = loadChecks(code);
+    tools.forEach((tool, index) => {
+      const check = checks[`check${index}`];
+      expect(check({ numero: 'A-1001' })).toBe(true);
+      expect(check({ numero: 'B-1' })).toBe(false);
+      expect(check.errors?.[0]).toMatchObject({ keyword: 'pattern', parentSchema: (tool.inputSchema as { properties: Record<string, unknown> }).properties.numero });
+    });
+  });
 });

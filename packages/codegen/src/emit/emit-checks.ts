@@ -25,15 +25,19 @@ export function checkExport(index: number): string {
   return `check${index}`;
 }
 
-/** A tool's check as the module writes it, but for the name of its shared factory, which depends on the other tools. */
+/**
+ * A tool's check as the module writes it, but for the name of its shared factory, which depends on
+ * the other tools; `arguments` are its schema constants as string literals, each after a comma.
+ */
 type CheckText = { factory: string; arguments: string } | { whole: string };
 
 /**
  * Writes the checks module: one compiled check per tool, in manifest order. Tools whose schemas
  * differ only in what does not decide (descriptions, titles, examples) share one factory of the
- * code, and each keeps its own schema as JSON text, parsed on its first call: importing the
- * module parses each distinct check once and scans the schemas as strings, and a further tool of
- * a known structure costs on its first call about what a warm call does.
+ * code, which `compiledCheckRuntime.lazy` calls with each tool's own schema constants, kept as
+ * JSON text and parsed on the tool's first call: importing the module parses each distinct check
+ * once and scans the schemas as strings, and a further tool of a known structure compiles no
+ * function of its own on its first call (a wrapper per tool would be one more for V8 to compile).
  *
  * Kept across runs (watch mode): a tool whose model the generator handed back unchanged has its
  * text already, and a tool built again is compiled only if its structure is new.
@@ -51,7 +55,7 @@ export class ChecksEmitter {
       else {
         let factory = factories.get(text.factory);
         if (factory === undefined) factories.set(text.factory, (factory = `checkCode${factories.size}`));
-        make = `() => ${factory}(${text.arguments})`;
+        make = `${factory}${text.arguments}`;
       }
       return `/** ${tool.name} */\nexport const ${checkExport(index)}: CompiledInputCheck = ${CHECK_RUNTIME_NAME}.lazy(${make});`;
     });
@@ -70,7 +74,7 @@ export class ChecksEmitter {
       const compiled = this.compiler.compile(tool.inputSchema);
       text = 'whole' in compiled
         ? compiled
-        : { factory: compiled.split.factory, arguments: compiled.split.constants.map((json) => `JSON.parse(${JSON.stringify(json)})`).join(', ') };
+        : { factory: compiled.split.factory, arguments: compiled.split.constants.map((json) => `, ${JSON.stringify(json)}`).join('') };
       this.texts.set(tool, text);
     }
     return text;

@@ -17,6 +17,8 @@ export interface CompiledInputCheck {
  */
 export const CHECK_RUNTIME_NAME = 'toolwrightChecks';
 
+const parseConstant = (text: string): unknown => JSON.parse(text);
+
 /**
  * What compiled checks call: the same functions the run time's Ajv uses, so a compiled check
  * decides exactly as the lazily compiled one. Each is loaded when a check module first reads it.
@@ -27,11 +29,14 @@ export const compiledCheckRuntime = {
   /**
    * The check `make` returns, made on its first call: importing a module of many checks then
    * builds none of their schemas and patterns, and a tool never called never pays for its own.
+   * `constants` are JSON texts, parsed then and passed to `make` in order (the schema parts a
+   * check's verbose errors point into): tools of one structure pass the same `make`, so a further
+   * tool's first call runs code already compiled instead of compiling a function of its own.
    */
-  lazy(make: () => CompiledInputCheck): CompiledInputCheck {
+  lazy(make: (...constants: unknown[]) => CompiledInputCheck, ...constants: string[]): CompiledInputCheck {
     let made: CompiledInputCheck | undefined;
     const check: CompiledInputCheck = (input) => {
-      made ??= make();
+      made ??= make(...constants.map(parseConstant));
       const ok = made(input);
       check.errors = made.errors;
       return ok;

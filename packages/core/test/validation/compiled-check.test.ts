@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Param, Tool, ToolContainer, defineToolManifest, type CompiledInputCheck, type ToolManifestEntry } from '@toolwright/core';
+import { Param, Tool, ToolContainer, compiledCheckRuntime, defineToolManifest, type CompiledInputCheck, type ToolManifestEntry } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
 
 // A manifest from tools-codegen carries each tool's check compiled at build time: the run time
@@ -92,5 +92,48 @@ describe('a manifest without compiled checks (an older tools-codegen, or written
     expect(mockAjvLoads).toBe(before);
     await built.execute([toolUse('toolu_4', 'buscar_pedido', { numero: 'A-1001' })]);
     expect(mockAjvLoads).toBeGreaterThan(before);
+  });
+});
+
+describe('compiledCheckRuntime.lazy, as the checks module calls it', () => {
+  /** A factory as tools-codegen shares it between tools of one structure: the check reads its constants only to fail. */
+  const factory = jest.fn((schema: { required: string[] }, pattern: string): CompiledInputCheck => {
+    const check: CompiledInputCheck = (input) => {
+      const ok = typeof (input as { numero?: unknown }).numero === 'string';
+      check.errors = ok ? null : [{ instancePath: '', schemaPath: '#/required', keyword: 'required', params: { pattern }, schema: schema.required, parentSchema: schema }];
+      return ok;
+    };
+    return check;
+  });
+
+  beforeEach(() => factory.mockClear());
+
+  it('makes the check on its first call, from each constant parsed, in order, and only once', () => {
+    const check = compiledCheckRuntime.lazy(factory as (...constants: unknown[]) => CompiledInputCheck, '{"required":["numero"]}', '"^A-\\\\d{4}$"');
+    expect(factory).not.toHaveBeenCalled();
+    expect(check.errors).toBeNull();
+    expect(check({})).toBe(false);
+    expect(factory).toHaveBeenCalledWith({ required: ['numero'] }, '^A-\\d{4}$');
+    expect(check.errors).toEqual([expect.objectContaining({ schema: ['numero'], parentSchema: { required: ['numero'] }, params: { pattern: '^A-\\d{4}$' } })]);
+    expect(check({ numero: 'A-1001' })).toBe(true);
+    expect(check.errors).toBeNull();
+    expect(factory).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives two tools of one factory each its own constants and its own errors', () => {
+    const first = compiledCheckRuntime.lazy(factory as (...constants: unknown[]) => CompiledInputCheck, '{"required":["numero"]}', '"a"');
+    const second = compiledCheckRuntime.lazy(factory as (...constants: unknown[]) => CompiledInputCheck, '{"required":["pedido"]}', '"b"');
+    first({});
+    second({});
+    expect(first.errors?.[0]).toMatchObject({ parentSchema: { required: ['numero'] }, params: { pattern: 'a' } });
+    expect(second.errors?.[0]).toMatchObject({ parentSchema: { required: ['pedido'] }, params: { pattern: 'b' } });
+  });
+
+  // An older tools-codegen wrote a function of each tool's own that made its check.
+  it('still takes the maker an older checks module wrote, with no constants', () => {
+    const check = compiledCheckRuntime.lazy(() => factory({ required: ['numero'] }, 'x'));
+    expect(check({ numero: 'A-1001' })).toBe(true);
+    expect(check({})).toBe(false);
+    expect(factory).toHaveBeenCalledTimes(1);
   });
 });
