@@ -7,7 +7,8 @@
 #   scripts/consumers.sh [--update-lockfiles] [name ...]
 #
 # --update-lockfiles installs without the lockfile and copies the new one back into consumers/.
-# CONSUMERS_TARBALLS=<dir> reuses tarballs packed already; CONSUMERS_WORK=<dir> moves the copies.
+# CONSUMERS_TARBALLS=<dir> reuses tarballs packed already; CONSUMERS_WORK=<dir> moves the copies;
+# CONSUMERS_INSTALL_SECONDS=<n> bounds each install (180), which is tried once more when it runs out.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 update=0
@@ -43,7 +44,8 @@ elif ! bash "$root/scripts/release-pack.sh" "$work/.release" >"$work/logs/pack.l
 fi
 
 npm_flags=(--prefer-offline --no-audit --no-fund --loglevel=error)
-pnpm() { npx -y pnpm@12.4.2 "$@"; }
+pnpm_command=(npx -y pnpm@12.4.2)
+pnpm() { "${pnpm_command[@]}" "$@"; }
 
 # One step of one consumer; its output goes to the consumer's log.
 step() {
@@ -51,6 +53,23 @@ step() {
   echo "\$ $*" >>"$log"
   "$@" >>"$log" 2>&1 || status=$?
   echo "[$(( SECONDS - t0 ))s, exit $status] $*" >>"$log"
+  return "$status"
+}
+
+# An install is bounded: npm has been seen to sit idle for good after fetching its tarballs (no
+# socket open, nothing pending but its own promises), and one stuck install would hold the whole
+# run until CI's limit. One that runs out of time is stopped, its process group with it, and tried
+# once more; an install that fails outright is not retried.
+install_seconds="${CONSUMERS_INSTALL_SECONDS:-180}"
+bounded_install() {
+  local log="$1" status=0; shift
+  step "$log" timeout --kill-after=10 "$install_seconds" "$@" || status=$?
+  # 124: timed out; 137: killed after the grace period.
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "consumer $(basename "$PWD"): warning: '$*' was still running after ${install_seconds}s; stopped it and installing again"
+    status=0
+    step "$log" timeout --kill-after=10 "$install_seconds" "$@" || status=$?
+  fi
   return "$status"
 }
 
@@ -64,18 +83,18 @@ install() {
   if [ "$(manager "$dir")" = pnpm ]; then
     if [ "$update" -eq 1 ]; then
       # Without the old lockfile: pnpm would keep the dependencies it recorded for a tarball.
-      (cd "$dir" && rm -f pnpm-lock.yaml && step "$log" pnpm install --ignore-workspace --no-frozen-lockfile --prefer-offline)
+      (cd "$dir" && rm -f pnpm-lock.yaml && bounded_install "$log" "${pnpm_command[@]}" install --ignore-workspace --no-frozen-lockfile --prefer-offline)
     else
-      (cd "$dir" && step "$log" pnpm install --ignore-workspace --frozen-lockfile --prefer-offline)
+      (cd "$dir" && bounded_install "$log" "${pnpm_command[@]}" install --ignore-workspace --frozen-lockfile --prefer-offline)
     fi
   elif [ "$update" -eq 1 ]; then
     # Twice: the first install from no lockfile can record extraneous entries that the next prunes.
-    (cd "$dir" && rm -f package-lock.json && step "$log" npm install "${npm_flags[@]}" && step "$log" npm install "${npm_flags[@]}")
+    (cd "$dir" && rm -f package-lock.json && bounded_install "$log" npm install "${npm_flags[@]}" && bounded_install "$log" npm install "${npm_flags[@]}")
   else
     # npm install, not npm ci: it installs the versions the lockfile pins just the same, and
     # tolerates an optional dependency missing from the registry (vite's
     # napi-windows-process-start-time), which npm ci reports as a lockfile out of sync.
-    (cd "$dir" && step "$log" npm install "${npm_flags[@]}")
+    (cd "$dir" && bounded_install "$log" npm install "${npm_flags[@]}")
   fi
 }
 
