@@ -38,8 +38,8 @@ interface Frame {
 
 /**
  * Checks that the model's input is a JSON object within `limits` and free of `__proto__` keys,
- * in one pass that stops at the first limit hit: its cost is linear in the input and bounded by
- * the limits, whatever was sent. Returns the one-line message for the model, or `undefined` when
+ * in one pass that stops at the first limit hit (two for an input near the byte limit): its cost
+ * is linear in the input and bounded by the limits, whatever was sent. Returns the one-line message for the model, or `undefined` when
  * the input may go on.
  */
 export function checkPlainInput(input: unknown, limits: InputLimits): string | undefined {
@@ -48,19 +48,36 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
   }
   const flat = checkFlatInput(input as Record<string, unknown>, limits);
   if (flat !== NESTED) return flat;
+  // Encoding every key and string (and writing every number) to count its bytes was most of the
+  // walk's time: an upper bound decides an input within the byte limit, and only one past the
+  // bound is walked again, counting exactly, so the verdict is always the exact count's.
+  const bounded = walkInput(input, limits, false);
+  return bounded === PAST_BOUND ? (walkInput(input, limits, true) as string | undefined) : bounded;
+}
+
+/** What a walk that bounds the bytes returns when the bound passes the limit: only the exact count can tell. */
+const PAST_BOUND = Symbol('past bound');
+
+/**
+ * The walk over every value, stopping at the first limit hit. With `exact`, the bytes are the
+ * JSON's UTF-8; without, they are bounded from above as `checkFlatInput` bounds them, and a bound
+ * past the limit ends the walk with `PAST_BOUND` instead of a verdict. Any other refusal comes
+ * first in both, since the exact count is never above the bound.
+ */
+function walkInput(input: object, limits: InputLimits, exact: boolean): string | undefined | typeof PAST_BOUND {
   let bytes = 0;
   let keys = 0;
   const pending: Frame[] = [{ value: input, depth: 1, parent: undefined, key: undefined }];
 
   // Returns a message when `value`, found under `key` of `frame`, breaks a limit; queues objects.
-  const visit = (value: unknown, frame: Frame, key: string | number): string | undefined => {
+  const visit = (value: unknown, frame: Frame, key: string | number): string | typeof PAST_BOUND | undefined => {
     switch (typeof value) {
       case 'string':
         if (value.length > limits.maxStringLength) return modelMessages.stringTooLong(pathOf(frame, key), limits.maxStringLength);
-        bytes += Buffer.byteLength(value) + 2;
+        bytes += (exact ? Buffer.byteLength(value) : 3 * value.length) + 2;
         return undefined;
       case 'number':
-        bytes += String(value).length;
+        bytes += exact ? String(value).length : MAX_NUMBER_CHARS;
         return undefined;
       case 'boolean':
         bytes += value ? 4 : 5;
@@ -81,12 +98,12 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
   };
 
   // Checked after every value, so no more than one string past the limit is ever measured.
-  const overBytes = () => (bytes > limits.maxInputBytes ? modelMessages.tooManyBytes(limits.maxInputBytes) : undefined);
+  const overBytes = () => (bytes <= limits.maxInputBytes ? undefined : exact ? modelMessages.tooManyBytes(limits.maxInputBytes) : PAST_BOUND);
 
   while (pending.length > 0) {
     const frame = pending.pop()!;
     const { value } = frame;
-    let refused: string | undefined;
+    let refused: string | typeof PAST_BOUND | undefined;
     if (Array.isArray(value)) {
       // Only the input itself has no key, and it is not an array.
       if (value.length > limits.maxArrayLength) return modelMessages.arrayTooLong(pathOf(frame.parent, frame.key!), limits.maxArrayLength);
@@ -105,7 +122,7 @@ export function checkPlainInput(input: unknown, limits: InputLimits): string | u
         const key = own[i];
         if (key === FORBIDDEN_KEY) return modelMessages.forbiddenKey(pathOf(frame, key));
         if (key.length > limits.maxStringLength) return modelMessages.stringTooLong(pathOf(frame, key), limits.maxStringLength);
-        bytes += Buffer.byteLength(key) + 3;
+        bytes += (exact ? Buffer.byteLength(key) : 3 * key.length) + 3;
         refused = visit((value as Record<string, unknown>)[key], frame, key) ?? overBytes();
       }
     }

@@ -173,8 +173,9 @@ describe('the container option `limits`', () => {
 });
 
 describe('the limits against a reference model (property, 1,000 inputs)', () => {
-  // Characters JSON does not escape, so the model's byte count is exactly the JSON's.
-  const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '😀', ' '), maxLength: 8 });
+  // Characters JSON does not escape, so the model's byte count is exactly the JSON's; one of each
+  // UTF-8 length, and '€' the one whose bytes per UTF-16 unit reach the walk's upper bound (3).
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '€', '😀', ' '), maxLength: 8 });
   const { object } = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: 'small' }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
     array: fc.array(tie('value'), { maxLength: 5 }),
@@ -208,6 +209,28 @@ describe('the limits against a reference model (property, 1,000 inputs)', () => 
     }
     return own;
   }
+
+  it('a nested input passes at exactly its byte count and is refused one byte under it', () => {
+    // Each string of one character, so that some inputs are all three-byte characters: there the
+    // walk's quick count (3 bytes a UTF-16 unit) is tight, and one that counted less would pass
+    // an input over the limit. Nested, so the walk decides and not the flat check; every other
+    // limit far away.
+    const uniform = fc.constantFrom('a', 'é', '€', '😀').chain((unit) => fc.string({ unit: fc.constant(unit), minLength: 1, maxLength: 4 }));
+    const { nested } = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, uniform, fc.integer(), fc.boolean(), fc.constant(null), tie('nested')),
+      nested: fc.oneof(fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(uniform, tie('value'), { maxKeys: 3 })),
+    }));
+    const loose = { maxKeys: 1_000_000, maxDepth: 100, maxArrayLength: 1_000_000, maxStringLength: 1_000_000 };
+    fc.assert(
+      fc.property(uniform, nested, (key, inner) => {
+        const input = { [key]: inner };
+        const bytes = Buffer.byteLength(JSON.stringify(input));
+        expect(checkPlainInput(input, { ...loose, maxInputBytes: bytes })).toBeUndefined();
+        expect(checkPlainInput(input, { ...loose, maxInputBytes: bytes - 1 })).toBe(`Invalid input: larger than ${bytes - 1} bytes of JSON; send less data.`);
+      }),
+      { numRuns: 300 },
+    );
+  });
 
   it('an input is refused exactly when it breaks a limit, and the message names a limit it breaks', () => {
     fc.assert(
