@@ -93,7 +93,8 @@ export const modules = [
     // fit one run (validate-input.ts alone runs with `--mutate packages/core/src/validation/validate-input.ts`).
     name: 'schema-check-plain-input',
     mutate: ['packages/core/src/validation/schema-check.ts', 'packages/core/src/validation/plain-input.ts'],
-    tests: validateInputTests,
+    // schema-check.ts hands each pattern of Ajv's code to pattern-code, and that file holds it to it.
+    tests: [...validateInputTests, ...core('validation/pattern-code.properties.test.ts')],
   },
   {
     name: 'engine',
