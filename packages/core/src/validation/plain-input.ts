@@ -38,9 +38,9 @@ interface Frame {
 
 /**
  * Checks that the model's input is a JSON object within `limits` and free of `__proto__` keys,
- * in one pass that stops at the first limit hit (two for an input near the byte limit): its cost
- * is linear in the input and bounded by the limits, whatever was sent. Returns the one-line message for the model, or `undefined` when
- * the input may go on.
+ * in one pass that stops at the first limit hit (two when its bytes near the limit or pass it):
+ * its cost is linear in the input and bounded by the limits, whatever was sent. Returns the
+ * one-line message for the model, or `undefined` when the input may go on.
  */
 export function checkPlainInput(input: unknown, limits: InputLimits): string | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
