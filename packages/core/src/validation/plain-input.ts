@@ -98,7 +98,7 @@ function walkInput(input: object, limits: InputLimits, exact: boolean): string |
   };
 
   // Checked after every value, so no more than one string past the limit is ever measured.
-  const overBytes = () => (bytes <= limits.maxInputBytes ? undefined : exact ? modelMessages.tooManyBytes(limits.maxInputBytes) : PAST_BOUND);
+  const overBytes = () => (bytes > limits.maxInputBytes ? (exact ? modelMessages.tooManyBytes(limits.maxInputBytes) : PAST_BOUND) : undefined);
 
   while (pending.length > 0) {
     const frame = pending.pop()!;
