@@ -20,6 +20,13 @@ interface Shape {
    * piece of the text instead of three, and each piece appended makes a string.
    */
   joints: readonly string[];
+  /**
+   * The short string last written as it is for value `i`: a value that repeats (a status, a
+   * currency, a constant of the tool's) then takes one comparison instead of a look at each of its
+   * characters; a new one pays that comparison on top, up to its first difference. Short ones
+   * only, so a writer holds little.
+   */
+  asIs: Array<string | undefined>;
 }
 
 /**
@@ -68,7 +75,7 @@ export class JsonWriter {
     const prefixes = keys.map((key, i) => `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     if (prefixes.reduce((chars, prefix) => chars + prefix.length, 0) > MAX_SHAPE_CHARS) return undefined;
     const joints = prefixes.flatMap((prefix) => [prefix, `${prefix}"`, `"${prefix}`, `"${prefix}"`]);
-    const shape = { keys, joints };
+    const shape: Shape = { keys, joints, asIs: keys.map(() => undefined) };
     shapes.push(shape);
     return shape;
   }
@@ -82,7 +89,7 @@ export class JsonWriter {
  * from the object's enumeration cache, without making the array of keys.
  */
 function writeFlat(value: Record<string, unknown>, shape: Shape): string | undefined {
-  const { keys, joints } = shape;
+  const { keys, joints, asIs } = shape;
   let text = '';
   // 1 when the value written last is a string whose closing quote is still to come.
   let open = 0;
@@ -94,7 +101,11 @@ function writeFlat(value: Record<string, unknown>, shape: Shape): string | undef
     let quoted = 0;
     switch (typeof item) {
       case 'string':
-        if (writtenAsIs(item)) {
+        if (item === asIs[i]) {
+          piece = item;
+          quoted = 1;
+        } else if (writtenAsIs(item)) {
+          if (item.length < SHORT_STRING) asIs[i] = item;
           piece = item;
           quoted = 1;
         } else {

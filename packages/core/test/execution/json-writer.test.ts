@@ -86,6 +86,28 @@ describe('JsonWriter writes exactly what JSON.stringify writes', () => {
     );
   });
 
+  it('for strings that repeat at the same key, as the statuses of a tool do, those it escapes among them', () => {
+    // Drawn from a few values, so each key sees a string again: one it wrote as it is, or one it escapes.
+    const repeated = fc.constantFrom(
+      ...['enviado', 'a"b', 'x\\y', '\n', '\u0000', '\ud800', '😀', 'já', ''],
+      ...['a'.repeat(63), `${'a'.repeat(63)}"`, 'a'.repeat(80)],
+    );
+    fc.assert(
+      fc.property(fc.array(shaped(['status', 'previsao'], fc.oneof(repeated, fc.constant(null))), { minLength: 2, maxLength: 40 }), (values) => {
+        const writer = new JsonWriter();
+        for (const value of values) expect(writer.write(value)).toBe(JSON.stringify(value));
+      }),
+    );
+  });
+
+  it('escapes a string after writing another as it is at the same key, and again on the next call', () => {
+    const writer = new JsonWriter();
+    for (const status of ['enviado', 'a"b', 'a"b', 'enviado', '\u001f', 'enviado']) {
+      const value = { status, previsao: status };
+      expect(writer.write(value)).toBe(JSON.stringify(value));
+    }
+  });
+
   it.each<[string, () => unknown]>([
     ['a toJSON on the object', () => ({ status: 'x', toJSON: () => 'mine' })],
     ['a toJSON on its prototype', () => Object.assign(Object.create({ toJSON: () => 'proto' }) as object, { status: 'x' })],
