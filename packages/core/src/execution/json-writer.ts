@@ -101,11 +101,7 @@ function writeFlat(value: Record<string, unknown>, shape: Shape): string | undef
     let quoted = 0;
     switch (typeof item) {
       case 'string':
-        if (item === asIs[i]) {
-          piece = item;
-          quoted = 1;
-        } else if (writtenAsIs(item)) {
-          if (item.length < SHORT_STRING) asIs[i] = item;
+        if (knownAsIs(asIs, i, item)) {
           piece = item;
           quoted = 1;
         } else {
@@ -139,6 +135,17 @@ function writeFlat(value: Record<string, unknown>, shape: Shape): string | undef
 function sameKeys(known: readonly string[], keys: readonly string[]): boolean {
   if (known.length !== keys.length) return false;
   for (let i = 0; i < keys.length; i++) if (known[i] !== keys[i]) return false;
+  return true;
+}
+
+/**
+ * `writtenAsIs(item)`, answered by one comparison when `item` is the short string last written as
+ * it is at `i`; a short one written as it is becomes that string.
+ */
+function knownAsIs(asIs: Array<string | undefined>, i: number, item: string): boolean {
+  if (item === asIs[i]) return true;
+  if (!writtenAsIs(item)) return false;
+  if (item.length < SHORT_STRING) asIs[i] = item;
   return true;
 }
 
