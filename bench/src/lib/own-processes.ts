@@ -42,7 +42,7 @@ export interface RoundsPerCall {
  * The least and the median µs per call of each path, by index.
  */
 export async function timeInOwnProcesses(set: PathSet, { paths, calls, warmUp, rounds }: OwnProcessRounds): Promise<RoundsPerCall[]> {
-  const samples = Array.from({ length: paths }, () => ({ valid: [] as number[], invalid: [] as number[] }));
+  const draws = Array.from({ length: paths }, (): PerCall[] => []);
   const probe = join(PROBES_DIR, 'path-probe.js');
   for (let round = 1; round <= rounds; round++) {
     progress(`${set} round ${round}/${rounds}`);
@@ -50,14 +50,24 @@ export async function timeInOwnProcesses(set: PathSet, { paths, calls, warmUp, r
       const index = (k + round) % paths;
       const run = await runNode([probe, set, String(index), String(calls), String(warmUp)]);
       const sample = JSON.parse(run.stdout.split('\n')[0]) as PerCall;
-      samples[index].valid.push(sample.valid);
-      samples[index].invalid.push(sample.invalid);
+      draws[index].push(sample);
       // Each draw in the log, so a run's spread between speeds can be read back.
       progress(`${set} round ${round}/${rounds}: path ${index} valid ${sample.valid.toFixed(3)} µs, invalid ${sample.invalid.toFixed(3)} µs`);
     }
   }
-  return samples.map((s) => ({
-    least: { valid: Math.min(...s.valid), invalid: Math.min(...s.invalid) },
-    median: { valid: median(s.valid), invalid: median(s.invalid) },
-  }));
+  return draws.map(roundsPerCall);
+}
+
+/**
+ * One path's draws read as the report reads them: valid and invalid each on its own, so the least
+ * valid and the least invalid may come from different rounds.
+ */
+export function roundsPerCall(draws: readonly PerCall[]): RoundsPerCall {
+  if (draws.length === 0) throw new RangeError('a path with no rounds: time it at least once');
+  const valid = draws.map((d) => d.valid);
+  const invalid = draws.map((d) => d.invalid);
+  return {
+    least: { valid: Math.min(...valid), invalid: Math.min(...invalid) },
+    median: { valid: median(valid), invalid: median(invalid) },
+  };
 }
