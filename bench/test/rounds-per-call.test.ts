@@ -24,7 +24,7 @@ describe('roundsPerCall', () => {
   });
 
   it('refuses a path with no rounds instead of reading Infinity', () => {
-    expect(() => roundsPerCall([])).toThrow(RangeError);
+    expect(() => roundsPerCall([])).toThrow(new RangeError('a path with no rounds: time it at least once'));
   });
 
   it('is one of the draws, at most the median, and the same whichever round came first', () => {
