@@ -15,7 +15,7 @@ import { runNode } from './lib/child';
 import { timeInOwnProcesses, type PerCall, type RoundsPerCall } from './lib/own-processes';
 import { PROBES_DIR } from './lib/paths';
 import { median } from './lib/stats';
-import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+import { fixed, isCi, markdownTable, metIf, progress, ratio, writeSection } from './lib/report';
 
 const CALLS = isCi ? 500 : 100_000;
 // Seven draws per path: the least is then at the host's best speed unless nearly all its processes were slow.
@@ -99,7 +99,6 @@ async function main(): Promise<void> {
   const typiaRow = least(typia.label);
   // The same ratio over the medians of the rounds, beside each goal's.
   const ofMedians = (label: string, against: string) => `${ratio(roundsMedian(label).valid, roundsMedian(against).valid)} over the medians`;
-  const metIf = (ok: boolean) => (ok ? 'met' : 'not met');
   const texts = await errorTexts();
   const frames = await profile();
   const cold = await coldStart();

@@ -5,7 +5,7 @@ import type { ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { ToolContainer } from '@toolwright/core';
 import { OverlapMonitor, SimulatedLatencyTools, simulatedLatencyManifest } from './fixtures/simulated-latency.tools';
 import { median, timeMs } from './lib/stats';
-import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+import { fixed, isCi, markdownTable, metIf, progress, ratio, writeSection } from './lib/report';
 
 const LATENCY_MS = isCi ? 5 : 50;
 const ROUNDS = isCi ? 1 : 5;
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
         rows,
       ),
       '',
-      `Goal, within 5% of the critical path (rows where the concurrency bound is not the limit): **${worstOverhead <= 1.05 ? 'met' : 'not met'}** ` +
+      `Goal, within 5% of the critical path (rows where the concurrency bound is not the limit): **${metIf(worstOverhead <= 1.05)}** ` +
         `(worst ${ratio(worstOverhead, 1)}). With the default \`maxConcurrency\` of ${DEFAULT_MAX_CONCURRENCY}, 16 reads run in two waves by design.`,
     ].join('\n'),
   );

@@ -14,7 +14,7 @@ import { InMemoryRunStore, ToolContainer, runToolLoop, streamResumeToolLoop, str
 import { startScriptedServer, text, toolUse, turn, type ScriptedStreamEvent, type ScriptedTurn } from '@toolwright/core/testing';
 import { StreamedTurnTools, streamedTurnManifest } from './fixtures/streamed-turn.tools';
 import { median } from './lib/stats';
-import { fixed, isCi, markdownTable, progress, ratio, writeSection } from './lib/report';
+import { fixed, isCi, markdownTable, metIf, progress, ratio, writeSection } from './lib/report';
 
 const SCALE = isCi ? 0.05 : 1;
 const MESSAGE_MS = 2_000 * SCALE;
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
       '',
       markdownTable(['strategy', 'wall ms', '÷ limit', 'first text lag ms', 'reads started before the message ended'], rows),
       '',
-      `Goal, streamToolLoop within 5% of the limit: **${eagerRatio <= 1.05 ? 'met' : 'not met'}** (${ratio(eagerRatio, 1)}). ` +
+      `Goal, streamToolLoop within 5% of the limit: **${metIf(eagerRatio <= 1.05)}** (${ratio(eagerRatio, 1)}). ` +
         `The SDK ${SDK_VERSION} runner with runToolsEagerly starts reads early too, but it starts a write as soon as the model moves past it, ` +
         'whether or not the message will end with tool_use (here the write is the last block, so it starts at the end either way); ' +
         'holding each write with `deferToolCall` from a `contentBlock` listener gives the order streamToolLoop keeps by default. ' +

@@ -13,6 +13,8 @@ export function markdownTable(headers: readonly string[], rows: ReadonlyArray<re
 export const fixed = (value: number, digits = 1) => value.toFixed(digits);
 export const ratio = (value: number, baseline: number) => `${(value / baseline).toFixed(2)}×`;
 export const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** A goal line's verdict, as every section writes it. */
+export const metIf = (ok: boolean) => (ok ? 'met' : 'not met');
 
 /** Each benchmark runs in its own process; run.js stitches the sections into RESULTS.md. */
 export function writeSection(name: string, markdown: string): void {
