@@ -52,15 +52,16 @@ const KEYS_FLOOR_LABEL = 'floor: Object.keys of the same Record, no framework';
  */
 const LOOKUP_LABEL = 'lookup: every key of the same Record read by name, no enumeration';
 /**
- * `execute` lists a Record's keys three times: the limits walk, the schema check's `for…in`, and
- * the tool's own `Object.keys`. A Record listed again right away is read from the processor's
- * cache while it fits there, so three listings cost fewer than three floors per key at small
- * sizes and about three at large ones: how much of the framework's ratio to the floor comes from
- * listing more than once, and not from any code of its own.
+ * `execute` lists a Record's keys twice: the limits walk (whose list the schema check's loop over
+ * the Record takes, since a run of this section showed the check's own `for…in` listing it again)
+ * and the tool's own `Object.keys`. A Record listed again right away is read from the processor's
+ * cache while it fits there, so two listings cost fewer than two floors per key at small sizes and
+ * about two at large ones: how much of the framework's ratio to the floor comes from listing more
+ * than once, and not from any code of its own.
  */
-const LISTINGS_LABEL = "three listings: Object.keys of the same Record three times in a row, as many as execute's";
-function listThrice({ labels }: { labels: object }): number {
-  return Object.keys(labels).length + Object.keys(labels).length + Object.keys(labels).length;
+const LISTINGS_LABEL = "two listings: Object.keys of the same Record twice in a row, as many as execute's";
+function listTwice({ labels }: { labels: object }): number {
+  return Object.keys(labels).length + Object.keys(labels).length;
 }
 interface NamedRecord {
   labels: Record<string, number>;
@@ -82,7 +83,7 @@ function floorExplanation(lookupGrowth: number): string {
     ? `${lookup}: in the engine itself a parsed Record read once (as a tool reads its input, here after a full GC) costs more per key the larger it is, ` +
         'so no code that reads each key once can meet this'
     : `${lookup}: what grows is enumerating a large parsed Record (V8 lists a dictionary-mode object's keys by sorting them into insertion order), ` +
-        "which `Object.keys`, `for…in` and the compiled check's own `for…in` all do, so no code that must learn the keys of a parsed Record can meet this";
+        "which `Object.keys` and `for…in` both do, so no code that must learn the keys of a parsed Record can meet this";
 }
 /** Issue 28: per key at 100k within 1.3× the time at 1k. */
 const LINEAR_GOAL = 1.3;
@@ -116,7 +117,7 @@ const series: Series[] = [
     unit: 'key',
     sizes: KEY_SIZES,
     input: RECORD,
-    run: (input) => listThrice(input as { labels: object }),
+    run: (input) => listTwice(input as { labels: object }),
   },
   { label: 'elements of an array', unit: 'element', sizes: ELEMENT_SIZES, input: ARRAY },
 ];
@@ -221,7 +222,7 @@ async function main(gc: () => void): Promise<void> {
       `**${metIf(keysGrowth <= LINEAR_GOAL)}** (${ratio(keysGrowth, 1)}; the engine's own floor, one \`Object.keys\` of the same ` +
       `parsed Record, grows ${ratio(floorGrowth, 1)} in the same run${keysGrowth > LINEAR_GOAL && floorGrowth > LINEAR_GOAL ? floorExplanation(lookupGrowth) : ''})`,
     `the framework's time per key, measured in the floor's, within ${LINEAR_GOAL}× from the smallest to the largest size (linear in the ` +
-      `engine's own cost): **${metIf(overFloor <= LINEAR_GOAL)}** (${ratio(overFloor, 1)}; three \`Object.keys\` of the same ` +
+      `engine's own cost): **${metIf(overFloor <= LINEAR_GOAL)}** (${ratio(overFloor, 1)}; two \`Object.keys\` of the same ` +
       `Record in a row, as many listings as execute makes, grow ${ratio(listingsOverFloor, 1)} in the floor's by themselves, and the framework ` +
       `${ratio(overFloor / listingsOverFloor, 1)} in theirs)`,
   ];

@@ -121,13 +121,36 @@ function arrayFor(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: 
   return fc.array(item, { minLength, maxLength });
 }
 
+/**
+ * Past core's `LISTED_KEYS_MIN` (128, validation/listed-keys.ts): the limits walk keeps such a
+ * Record's keys, and the check and the instance builder take them from it instead of listing it.
+ */
+const LARGE_RECORD = 130;
+
+/**
+ * A Record of a few `entry` keys, or now and then a large one whose values repeat a few
+ * `shallowEntry` values (which hold no Record), with a few named keys among them.
+ */
+function recordFor(entry: fc.Arbitrary<unknown>, shallowEntry: fc.Arbitrary<unknown>): fc.Arbitrary<Record<string, unknown>> {
+  const large = fc.tuple(fc.array(shallowEntry, { minLength: 1, maxLength: 3 }), fc.dictionary(RECORD_KEYS, shallowEntry, { maxKeys: 2 })).map(([values, named]) => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < LARGE_RECORD; i++) record[`key${i}`] = values[i % values.length];
+    return Object.assign(record, named);
+  });
+  return fc.oneof({ weight: 9, arbitrary: fc.dictionary(RECORD_KEYS, entry, { maxKeys: 3 }) }, { weight: 1, arbitrary: large });
+}
+
 function objectFor(schema: JsonSchema, root: JsonSchema, mutate: boolean, hints: Hints, depth: number): fc.Arbitrary<unknown> {
   const required = new Set((schema.required ?? []) as string[]);
   const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).filter(([key]) => depth <= MAX_DEPTH || required.has(key)));
   const fields = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, hints[key] ? fc.oneof(hints[key], value(s, root, mutate, hints, depth + 1)) : value(s, root, mutate, hints, depth + 1)]));
   const record = fc.record(fields, { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) });
   const additional = typeof schema.additionalProperties === 'object' && depth <= MAX_DEPTH
-    ? fc.dictionary(RECORD_KEYS, value(schema.additionalProperties as JsonSchema, root, mutate, hints, depth + 1), { maxKeys: 3 })
+    ? recordFor(
+        value(schema.additionalProperties as JsonSchema, root, mutate, hints, depth + 1),
+        // Past MAX_DEPTH: what a large Record holds has no Records of its own, so the input stays within the key limit.
+        value(schema.additionalProperties as JsonSchema, root, mutate, hints, MAX_DEPTH + 1),
+      )
     : fc.constant({});
   return fc.tuple(record, additional, fc.nat(mutate ? 10 : 0), fc.nat(mutate ? 10 : 0)).map(([known, extra, drop, add]) => {
     const result: Record<string, unknown> = {};

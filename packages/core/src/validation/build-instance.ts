@@ -1,4 +1,5 @@
 import type { Class, InstancePlan, ShapePlan, ValuePlan } from '../manifest/manifest.types';
+import { ownKeysOf } from './listed-keys';
 
 type Convert = (value: unknown) => unknown;
 
@@ -50,7 +51,7 @@ function shapeConverter(shape: ShapePlan, valueConverter: (plan: ValuePlan) => C
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const target = create() as Record<string, unknown>;
-    for (const key of Object.keys(value)) {
+    for (const key of ownKeysOf(value)) {
       const convert = properties.get(key) ?? additional ?? keep;
       const converted = convert((value as Record<string, unknown>)[key]);
       target[key] = converted;

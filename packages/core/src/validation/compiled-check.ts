@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv/dist/2020';
 import { isDecimalMultiple } from './decimal-multiple';
+import { keysOf } from './listed-keys';
 
 /**
  * A tool's schema check compiled at build time: tools-codegen writes it as code (Ajv standalone)
@@ -26,6 +27,8 @@ const parseConstant = (text: string): unknown => JSON.parse(text);
  */
 export const compiledCheckRuntime = {
   isDecimalMultiple,
+  /** The keys a loop over a Record visits: `for…in`'s, from the limits walk's list when it made one. */
+  keysOf,
   /**
    * The check `make` returns, made on its first call: importing a module of many checks then
    * builds none of their schemas and patterns, and a tool never called never pays for its own.

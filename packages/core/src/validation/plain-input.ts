@@ -1,6 +1,7 @@
 import { modelMessages } from '../execution/messages';
 import { describeType } from '../execution/echo';
 import { FORBIDDEN_KEY } from './forbidden-key';
+import { rememberKeys } from './listed-keys';
 
 /** Bounds on a tool's input, checked before any parsing work. */
 export interface InputLimits {
@@ -117,6 +118,7 @@ function walkInput(input: object, limits: InputLimits, exact: boolean): string |
       const own = Object.keys(value);
       keys += own.length;
       if (keys > limits.maxKeys) return modelMessages.tooManyKeys(limits.maxKeys);
+      rememberKeys(value, own);
       bytes += 2 + Math.max(own.length - 1, 0);
       for (let i = 0; i < own.length && !refused; i++) {
         const key = own[i];

@@ -4,6 +4,7 @@ import { isDecimalMultiple } from './decimal-multiple';
 import { describeSchemaErrors } from './describe-errors';
 import { patternCode } from './pattern-code';
 import { CHECK_RUNTIME_NAME, type compiledCheckRuntime } from './compiled-check';
+import { keysOf } from './listed-keys';
 
 type AjvModule = typeof import('ajv/dist/2020');
 
@@ -22,7 +23,18 @@ function makeAjv(code?: CodeOptions): Ajv2020 {
   const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
   const { _ } = ajvModule;
   const runtime = new ajvModule.Name(CHECK_RUNTIME_NAME);
-  const instance = new ajvModule.default({ allErrors: true, verbose: true, strict: false, logger: false, unicodeRegExp: true, validateSchema: false, code });
+  // A check Ajv compiles at run time is made by `new Function(self, scope, source)`, `self` this
+  // Ajv: the loops over a Record's keys reach `keysOf` through it.
+  const instance = new ajvModule.default({
+    allErrors: true,
+    verbose: true,
+    strict: false,
+    logger: false,
+    unicodeRegExp: true,
+    validateSchema: false,
+    code: { ...code, process: (source) => keysListedOnce(source, `self.${SELF_KEYS_OF}`) },
+  });
+  Object.defineProperty(instance, SELF_KEYS_OF, { value: keysOf });
   addFormats(instance);
   instance.removeKeyword('multipleOf');
   instance.addKeyword({
@@ -37,6 +49,25 @@ function makeAjv(code?: CodeOptions): Ajv2020 {
     },
   });
   return instance;
+}
+
+/** The name the run time's Ajv holds `keysOf` under, for the checks it compiles. */
+const SELF_KEYS_OF = 'toolwrightKeysOf';
+
+/**
+ * How Ajv starts a loop over a Record's values (`additionalProperties` with a schema): the key,
+ * then the value read by it, into a variable or straight into the check of a `$ref`.
+ */
+const RECORD_LOOP = /for\(const (key\d+) in (data\d*)\)\{(?=let data\d+ = \2\[\1\];|if\(!\(\w+(?:\.validate)?\(\2\[\1\], )/g;
+
+/**
+ * `source` with each loop over a Record's values taking its keys from `keysOf` (through
+ * `keysOfName`): the same keys in the same order as `for…in`, without listing again a large
+ * object the limits walk listed (see `listed-keys`). Other loops over keys (an object that
+ * refuses unknown keys, small when valid) stay `for…in`, which makes no array.
+ */
+function keysListedOnce(source: string, keysOfName: string): string {
+  return source.replace(RECORD_LOOP, (_loop, key: string, data: string) => `for(const ${key} of ${keysOfName}(${data})){`);
 }
 
 let shared: Ajv2020 | undefined;
@@ -84,6 +115,7 @@ export function standaloneCheck(schema: object): string {
   ajv.addSchema(JSON.parse(JSON.stringify(schema)) as object, 'check');
   let code = standaloneCode(ajv, { check: 'check' });
   for (const [required, helper] of Object.entries(RUNTIME_HELPERS)) code = code.split(required).join(`${CHECK_RUNTIME_NAME}.${helper}`);
+  code = keysListedOnce(code, `${CHECK_RUNTIME_NAME}.keysOf`);
   code = code.replace(AJV_PATTERN, (made: string, source: string) => patternCode(JSON.parse(source) as string, 'u') ?? made);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) throw new Error(`standaloneCheck: the compiled check needs ${leftover[0]}, which compiledCheckRuntime does not provide.`);

@@ -2,6 +2,7 @@ import { Allow, ValidationTypes, getMetadataStorage, validate, type ValidationEr
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { Class, InstancePlan, ParameterBinding } from '../manifest/manifest.types';
 import { checkPlainInput, type InputLimits } from './plain-input';
+import { forgetListedKeys } from './listed-keys';
 import type { CompiledInputCheck } from './compiled-check';
 import { schemaCheck } from './schema-check';
 import { instanceBuilder, UnconvertibleValue, type BuildInstance } from './build-instance';
@@ -125,6 +126,14 @@ export function prepareInput(tool: InputContract): PreparedInput {
 
 /** The synchronous steps: limits, schema check, instance. */
 export function buildInput(input: unknown, tool: InputContract, limits: InputLimits, ready: PreparedInput = prepare(tool)): BuiltInput {
+  try {
+    return checkAndBuild(input, tool, limits, ready);
+  } finally {
+    forgetListedKeys();
+  }
+}
+
+function checkAndBuild(input: unknown, tool: InputContract, limits: InputLimits, ready: PreparedInput): BuiltInput {
   const refused = checkPlainInput(input, limits);
   if (refused) return { ok: false, message: refused };
   const { schema, check, build, needsValidator } = ready;
