@@ -7,7 +7,7 @@ import { toolUse } from '@toolwright/core/testing';
 import { buildInput, type InputContract } from '../../src/validation/validate-input';
 import { DEFAULT_INPUT_LIMITS } from '../../src/validation/plain-input';
 import { schemaCheck } from '../../src/validation/schema-check';
-import { LISTED_KEYS_MIN } from '../../src/validation/listed-keys';
+import { LISTED_KEYS_MIN, keysOf } from '../../src/validation/listed-keys';
 
 // The limits walk lists a large object's keys, and the schema check's loop over a Record takes
 // that list instead of listing the Record again (a sort of every key in V8, the most a large
@@ -140,7 +140,7 @@ describe.each(CHECKS)('a large Record under %s', (_name, makeCheck) => {
 });
 
 describe('the walk\'s list in the check: property', () => {
-  const keyPool = fc.constantFrom('a', 'b', '0', '7', '10', 'é', '名前', '', 'toString', 'constructor', 'k-1');
+  const keyPool = fc.constantFrom('a', 'b', '0', '7', '10', 'é', '名前', '', 'toString', 'constructor', 'k-1', 'nul\u0000key', '\u0000');
   const value = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 'x', null, true, [1], { n: 1 }) });
   const record = fc.tuple(
     fc.integer({ min: LISTED_KEYS_MIN - 3, max: LISTED_KEYS_MIN + 3 }),
@@ -156,6 +156,16 @@ describe('the walk\'s list in the check: property', () => {
     return Object.assign(made, parsed);
   });
   const contract = (inputCheck: CompiledInputCheck): InputContract => ({ name: 'scores_total', definition: { name: 'scores_total', input_schema: SCHEMA }, inputClass: ScoresInput, parameters: [{ kind: 'param', property: 'scores' }], inputCheck });
+
+  it('drops the list when the check throws: the object read afterwards is read as it is then', () => {
+    const scores = parsedScores(LISTED_KEYS_MIN);
+    const throwing: CompiledInputCheck = Object.assign(() => {
+      throw new Error('check failed');
+    }, { errors: null });
+    expect(() => buildInput({ scores }, contract(throwing), DEFAULT_INPUT_LIMITS)).toThrow('check failed');
+    scores.late = 1;
+    expect(keysOf(scores)).toContain('late');
+  });
 
   it.each(CHECKS)('%s after the walk reports what it reports alone, error for error, in the same order', (_name, makeCheck) => {
     const check = makeCheck();
