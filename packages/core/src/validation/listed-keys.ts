@@ -40,9 +40,7 @@ export function ownKeysOf(object: object): readonly string[] {
 }
 
 function inheritsNoKeys(object: object): boolean {
-  const proto = Object.getPrototypeOf(object) as object | null;
-  if (proto === null) return true;
-  if (proto !== Object.prototype) return false;
-  for (const _ in proto) return false;
+  // `for…in` over the prototype visits every enumerable key of the whole chain (none for null).
+  for (const _ in Object.getPrototypeOf(object)) return false;
   return true;
 }

@@ -151,6 +151,15 @@ describe('keys', () => {
   ])('the path of a refused value names its field: %j', (input, path) => {
     expect(check(input, { maxStringLength: 5 })).toBe(`Invalid input: "${path}" is longer than 5 characters.`);
   });
+
+  // A key is a string too: refused by its length in a flat input as in a nested one.
+  it.each([
+    [{ abcdef: 1 }, 'abcdef'],
+    [{ a: 'x', abcdef: true }, 'abcdef'],
+    [{ a: { abcdef: 1 } }, 'a.abcdef'],
+  ])('a key longer than maxStringLength is refused by name: %j', (input, path) => {
+    expect(check(input, { maxStringLength: 5 })).toBe(`Invalid input: "${path}" is longer than 5 characters.`);
+  });
 });
 
 describe('the container option `limits`', () => {

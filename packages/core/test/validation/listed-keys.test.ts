@@ -5,9 +5,9 @@ import { CHECK_RUNTIME_NAME, standaloneCheck } from '@toolwright/core/tooling';
 import { Param, Tool, ToolContainer, compiledCheckRuntime, defineToolManifest, type CompiledInputCheck } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
 import { buildInput, type InputContract } from '../../src/validation/validate-input';
-import { DEFAULT_INPUT_LIMITS } from '../../src/validation/plain-input';
+import { DEFAULT_INPUT_LIMITS, checkPlainInput } from '../../src/validation/plain-input';
 import { schemaCheck } from '../../src/validation/schema-check';
-import { LISTED_KEYS_MIN, keysOf } from '../../src/validation/listed-keys';
+import { LISTED_KEYS_MIN, forgetListedKeys, keysOf } from '../../src/validation/listed-keys';
 
 // The limits walk lists a large object's keys, and the schema check's loop over a Record takes
 // that list instead of listing the Record again (a sort of every key in V8, the most a large
@@ -124,6 +124,13 @@ describe.each(CHECKS)('a large Record under %s', (_name, makeCheck) => {
     expect(third.content).toContain('scores.late');
   });
 
+  it('is listed once with no prototype too (nothing to inherit)', async () => {
+    const { proxy, listings } = counted(Object.assign(Object.create(null) as object, parsedScores(LISTED_KEYS_MIN)));
+    const [answer] = await container(makeCheck()).execute([toolUse('toolu_7', 'scores_total', { scores: proxy })]);
+    expect(answer.is_error).toBeUndefined();
+    expect(listings()).toBe(1);
+  });
+
   it('still visits a key every object inherits, as `for…in` does', async () => {
     const tools = container(makeCheck());
     const scores = parsedScores(LISTED_KEYS_MIN);
@@ -136,6 +143,38 @@ describe.each(CHECKS)('a large Record under %s', (_name, makeCheck) => {
     } finally {
       delete (Object.prototype as { inheritedScore?: unknown }).inheritedScore;
     }
+  });
+});
+
+/**
+ * Wherever Ajv puts a Record (the input itself, or past its tenth variable of a kind), the check
+ * lists none the walk listed: Ajv numbers its variables as it goes, and the loop it writes over a
+ * Record's values must be found by any name it gives them.
+ */
+describe('the check after the walk lists no Record again', () => {
+  const records = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`r${i}`, { type: 'object', additionalProperties: { type: 'number' } }]));
+  const SCHEMAS: Array<[string, object, (i: number) => unknown, (record: object) => object]> = [
+    ['the input itself a Record of objects', { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'number' } } } }, (i) => ({ n: i }), (record) => record],
+    ['the twelfth of twelve Records (key12, data22)', { type: 'object', properties: records, additionalProperties: false }, (i) => i, (record) => ({ ...Object.fromEntries(Object.keys(records).map((k) => [k, {}])), r11: record })],
+  ];
+  const makers: Array<[string, (schema: object) => CompiledInputCheck]> = [
+    ['compiled at run time', (schema) => schemaCheck(schema)],
+    ['compiled at build time', (schema) => compiledCheck(schema as ToolDefinition.InputSchema)],
+  ];
+  describe.each(SCHEMAS)('%s', (_name, schema, value, inputOf) => {
+    it.each(makers)('%s', (_how, make) => {
+      const check = make(schema);
+      const { proxy, listings } = counted(parsedScores(LISTED_KEYS_MIN, value));
+      const input = inputOf(proxy);
+      try {
+        expect(checkPlainInput(input, DEFAULT_INPUT_LIMITS)).toBeUndefined();
+        const walked = listings();
+        expect(check(input)).toBe(true);
+        expect(listings()).toBe(walked);
+      } finally {
+        forgetListedKeys();
+      }
+    });
   });
 });
 
