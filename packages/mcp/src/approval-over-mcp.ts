@@ -16,8 +16,10 @@ const KEY = 'approval';
  * SDK's push-style elicitation. A client that cannot ask its user gets an error result saying a
  * person must approve the call in the app. The call never runs without a "yes".
  *
- * The retried request carries the answer and a sealed state naming the call that was shown: a
- * retry whose tool or input differs from it, or that comes from another principal, is refused.
+ * The answer counts only beside the sealed state minted with the form, naming the call that was
+ * shown: the client's retry carries it back on 2026-07-28, the SDK's shim on 2025-11-25. An answer
+ * without it (a client can write `inputResponses` into any call), for another tool or input, or
+ * from another principal, is refused.
  */
 export class McpApproval {
   private readonly codec = createRequestStateCodec<{ call: string }>({
@@ -44,25 +46,29 @@ export class McpApproval {
     if (failed) return refuse(typeof failed.content === 'string' ? failed.content : `Internal error in ${call.name}.`);
     if (check.pending.length === 0) return { run: true };
 
-    const fingerprint = fingerprintOf(call);
-    const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
-    if (answer.kind === 'elicit') {
-      // On 2025-11-25 the SDK's shim asks and calls again in this process with no state to echo.
-      const state = ctx.mcpReq.requestState<{ call: string }>();
-      if (!isLegacyEra(ctx) && state?.call !== fingerprint) return refuse(`Not run: the approval given was for another call; call ${call.name} again to be asked.`);
-      if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
-      return refuse(`Not run: the user did not approve ${call.name}.`);
-    }
+    // Checked before any answer is read: an answer from a client that cannot be asked was never
+    // asked for (a client can put `inputResponses` in any call), so it is refused, not honoured.
     if (!canAsk(server, ctx)) {
       return refuse(`Not run: ${call.name} needs a person's approval, and this MCP client cannot ask its user. Approve it in the app instead.`);
     }
-    const requestState = isLegacyEra(ctx) ? undefined : await this.codec.mint({ call: fingerprint }, ctx);
+    const fingerprint = fingerprintOf(call);
+    const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
+    if (answer.kind === 'elicit') {
+      // Only an answer to a form this server sent counts: the sealed state it minted for this call
+      // comes back with it (the client's retry on 2026-07-28, the SDK's shim on 2025-11-25). An
+      // answer without it was written by the client, not given by its user.
+      const state = ctx.mcpReq.requestState<{ call: string }>();
+      if (state?.call !== fingerprint) return refuse(`Not run: that approval was not asked for this call; call ${call.name} again to be asked.`);
+      if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
+      return refuse(`Not run: the user did not approve ${call.name}.`);
+    }
+    const requestState = await this.codec.mint({ call: fingerprint }, ctx);
     const question = inputRequired.elicit({
       mode: 'form',
       message: `Allow ${call.name} to run with this input?\n${JSON.stringify(call.input, null, 2)}`,
       requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run ${call.name}`, default: false } }, required: ['approve'] },
     } as never);
-    return { run: false, result: inputRequired({ inputRequests: { [KEY]: question }, ...(requestState && { requestState }) }) };
+    return { run: false, result: inputRequired({ inputRequests: { [KEY]: question }, requestState }) };
   }
 }
 
