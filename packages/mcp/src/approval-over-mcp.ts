@@ -11,15 +11,15 @@ const KEY = 'approval';
 
 /**
  * Approval over MCP. A call the container's policy (or the tool's `approval` option) holds for a
- * person is asked about through the client: a confirm form showing the call's input, as a
- * 2026-07-28 input request (the client retries the call with the answer) or, on 2025-11-25, the
- * SDK's push-style elicitation. A client that cannot ask its user gets an error result saying a
- * person must approve the call in the app. The call never runs without a "yes".
+ * person is asked about through the client: a confirm form showing the call's input, sent within
+ * the call on 2025-11-25, or as a 2026-07-28 input request (the client retries the call with the
+ * answer). A client that cannot ask its user gets an error result saying a person must approve the
+ * call in the app. The call never runs without a "yes" to a form this server sent for it.
  *
- * The answer counts only beside the sealed state minted with the form, naming the call that was
- * shown: the client's retry carries it back on 2026-07-28, the SDK's shim on 2025-11-25. An answer
- * without it (a client can write `inputResponses` into any call), for another tool or input, or
- * from another principal, is refused.
+ * On 2026-07-28 the answer counts only beside the sealed state minted with the form, naming the
+ * call that was shown: an answer without it (a client can write `inputResponses` into any call),
+ * for another tool or input, or from another principal, is refused. On 2025-11-25 no answer a
+ * request carries is read at all.
  */
 export class McpApproval {
   private readonly codec = createRequestStateCodec<{ call: string }>({
@@ -51,25 +51,57 @@ export class McpApproval {
     if (!canAsk(server, ctx)) {
       return refuse(`Not run: ${call.name} needs a person's approval, and this MCP client cannot ask its user. Approve it in the app instead.`);
     }
+    if (isLegacyEra(ctx)) return askWithinCall(server, ctx, call);
+
     const fingerprint = fingerprintOf(call);
     const answer = inputResponse(ctx.mcpReq.inputResponses, KEY);
     if (answer.kind === 'elicit') {
-      // Only an answer to a form this server sent counts: the sealed state it minted for this call
-      // comes back with it (the client's retry on 2026-07-28, the SDK's shim on 2025-11-25). An
-      // answer without it was written by the client, not given by its user.
+      // Only an answer to a form this server sent counts: the client's retry carries back the state
+      // minted for this call. An answer without it was written by the client, not given by its user.
       const state = ctx.mcpReq.requestState<{ call: string }>();
       if (state?.call !== fingerprint) return refuse(`Not run: that approval was not asked for this call; call ${call.name} again to be asked.`);
-      if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
-      return refuse(`Not run: the user did not approve ${call.name}.`);
+      return approved(answer.action, answer.content, call);
     }
     const requestState = await this.codec.mint({ call: fingerprint }, ctx);
-    const question = inputRequired.elicit({
-      mode: 'form',
-      message: `Allow ${call.name} to run with this input?\n${JSON.stringify(call.input, null, 2)}`,
-      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run ${call.name}`, default: false } }, required: ['approve'] },
-    } as never);
-    return { run: false, result: inputRequired({ inputRequests: { [KEY]: question }, requestState }) };
+    return { run: false, result: inputRequired({ inputRequests: { [KEY]: inputRequired.elicit(formOf(call) as never) }, requestState }) };
   }
+}
+
+/** A person decides: the SDK's default request timeout (60 s) is too short; its shim gave approval forms this long too. */
+const FORM_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * 2025-11-25 lets the server ask mid-call, so the form goes out within the call, related to its
+ * request (over Streamable HTTP on the call's own stream), while the call keeps its place in the
+ * session's order. Returning input_required instead hands the form to the SDK's shim, which calls
+ * the handler again once answered: a second admission, behind calls that arrived meanwhile.
+ */
+async function askWithinCall(server: Server, ctx: ServerContext, call: ToolCall): Promise<ApprovalVerdict> {
+  let answer: { action: string; content?: Record<string, unknown> };
+  try {
+    // `request`, not `elicitInput`: like the shim, a bare `elicitation: {}` (2025-06-18 clients) counts as forms.
+    answer = await server.request(
+      { method: 'elicitation/create', params: formOf(call) as never },
+      { relatedRequestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, timeout: FORM_TIMEOUT_MS, resetTimeoutOnProgress: true },
+    );
+  } catch (error) {
+    // Cancelled (the SDK then sends no answer), timed out, or refused by the client.
+    return refuse(`Not run: ${call.name} got no answer to its approval form (${error instanceof Error ? error.message : String(error)}). Call it again to be asked.`);
+  }
+  return approved(answer.action, answer.content, call);
+}
+
+function approved(action: string, content: Record<string, unknown> | undefined, call: ToolCall): ApprovalVerdict {
+  return action === 'accept' && content?.approve === true ? { run: true } : refuse(`Not run: the user did not approve ${call.name}.`);
+}
+
+/** The confirm form: the call's name and input as JSON, one `approve` box unticked. */
+function formOf(call: ToolCall) {
+  return {
+    mode: 'form' as const,
+    message: `Allow ${call.name} to run with this input?\n${JSON.stringify(call.input, null, 2)}`,
+    requestedSchema: { type: 'object' as const, properties: { approve: { type: 'boolean' as const, title: `Run ${call.name}`, default: false } }, required: ['approve'] },
+  };
 }
 
 function refuse(text: string): ApprovalVerdict {

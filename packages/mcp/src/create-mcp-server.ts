@@ -85,8 +85,8 @@ export class McpToolServer<TAuth = unknown> {
   /** A new SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
   createSession(options: SessionOptions = {}): Server {
     const calls = new SessionCalls(this.maxConcurrency, this.principals, (name) => this.byName.get(name)?.effect, options.closeCallStreamsAfterMs);
-    // While no call can need a person, calls skip the SDK's per-request machinery (the SDK's
-    // shim is what asks for approval on 2025-11-25, so with approval they keep to its handler).
+    // While no call can need a person, calls skip the SDK's per-request machinery (the approval
+    // check reads the SDK's request context, so with approval they keep to its handler).
     const direct = this.approval.mayAsk
       ? undefined
       : (server: ToolSessionServer) => new DirectCalls(server, server.logLevel, (call) => calls.admit(call, () => this.answerDirect(server, call)));

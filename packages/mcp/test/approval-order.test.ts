@@ -6,10 +6,12 @@ import { createMcpServer } from '@toolwright/mcp';
 import { ProbeLog, ProbeTools, probeManifest, silentLogger, type Session } from './fixtures/probe-tools';
 import { listen, until } from './support/clients';
 
-// Review (attacker's view) of approval over MCP on 2025-11-25.
+// A write waiting for its approval form keeps its place in the session's arrival order (2025-11-25):
+// the form is asked within the call, so calls that arrive while the user decides wait behind it.
 
 const auth = (info: { clientId: string } | undefined): Session | undefined => (info ? { customerId: info.clientId } : undefined);
-describe('review: approval over MCP on 2025-11-25', () => {
+
+describe('approval over MCP on 2025-11-25: the session order', () => {
   const log = new ProbeLog();
   // Every write waits for a person.
   const tools = new ToolContainer<Session | undefined>({ manifest: probeManifest, providers: [new ProbeTools(log)], logger: silentLogger, approval: 'writes' });
@@ -39,6 +41,31 @@ describe('review: approval over MCP on 2025-11-25', () => {
       const w = log.spans.get('order-w')!;
       const r = log.spans.get('order-r')!;
       expect(r.start).toBeGreaterThan(w.end!);
+    } finally {
+      await client.close();
+      await http.close();
+    }
+  });
+
+  it('lets go of its place when the call is cancelled while its form waits: the write does not run, and the read behind it does', async () => {
+    const http = await listen(server);
+    const client = new Client({ name: 'v1', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    let formShown = false;
+    // The user never answers.
+    client.setRequestHandler(ElicitRequestSchema, () => {
+      formShown = true;
+      return new Promise<never>(() => undefined);
+    });
+    await client.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { authorization: 'Bearer t-ana' } } }));
+    try {
+      const cancel = new AbortController();
+      const write = client.callTool({ name: 'probe_write', arguments: { label: 'cancelled-w', ms: 0 } }, undefined, { signal: cancel.signal });
+      await until(() => formShown);
+      const read = client.callTool({ name: 'probe_read', arguments: { label: 'after-cancel-r', ms: 0 } }, undefined, { timeout: 5_000 });
+      cancel.abort();
+      await expect(write).rejects.toThrow();
+      await expect(read).resolves.toMatchObject({ structuredContent: { label: 'after-cancel-r' } });
+      expect(log.spans.has('cancelled-w')).toBe(false);
     } finally {
       await client.close();
       await http.close();
