@@ -8,6 +8,8 @@ import { principalOf } from './principal';
 export type ApprovalVerdict = { run: true } | { run: false; result: CallToolResult | InputRequiredResult };
 
 const KEY = 'approval';
+/** How long an approval form's answer may come back; the same bounds how long a used one is remembered. */
+const TTL_SECONDS = 600;
 
 /**
  * Approval over MCP. A call the container's policy (or the tool's `approval` option) holds for a
@@ -18,17 +20,20 @@ const KEY = 'approval';
  *
  * On 2026-07-28 the answer counts only beside the sealed state minted with the form, naming the
  * call that was shown: an answer without it (a client can write `inputResponses` into any call),
- * for another tool or input, or from another principal, is refused. On 2025-11-25 no answer a
- * request carries is read at all.
+ * for another tool or input, or from another principal, is refused. Each state carries a random
+ * nonce, used up when its call runs: the same approved retry sent again (a proxy retrying a POST
+ * that timed out, or anyone replaying it) is refused, so one "yes" runs the call once. On
+ * 2025-11-25 no answer a request carries is read at all.
  */
 export class McpApproval {
-  private readonly codec = createRequestStateCodec<{ call: string }>({
+  private readonly codec = createRequestStateCodec<ApprovalState>({
     // One process answers both rounds of a flow on the same endpoint; behind a load balancer the
     // retry may land elsewhere and is then refused (and asked again), never run unasked.
     key: randomBytes(32),
-    ttlSeconds: 600,
+    ttlSeconds: TTL_SECONDS,
     bind: (ctx) => principalOf(ctx.http?.authInfo),
   });
+  private readonly used = new UsedNonces(TTL_SECONDS * 1000);
 
   /** For `ServerOptions.requestState.verify`. */
   readonly verify = (state: string, ctx: ServerContext) => this.codec.verify(state, ctx);
@@ -58,11 +63,14 @@ export class McpApproval {
     if (answer.kind === 'elicit') {
       // Only an answer to a form this server sent counts: the client's retry carries back the state
       // minted for this call. An answer without it was written by the client, not given by its user.
-      const state = ctx.mcpReq.requestState<{ call: string }>();
-      if (state?.call !== fingerprint) return refuse(`Not run: that approval was not asked for this call; call ${call.name} again to be asked.`);
-      return approved(answer.action, answer.content, call);
+      const state = ctx.mcpReq.requestState<ApprovalState>();
+      if (state?.call !== fingerprint || typeof state.nonce !== 'string') return refuse(`Not run: that approval was not asked for this call; call ${call.name} again to be asked.`);
+      const verdict = approved(answer.action, answer.content, call);
+      // Checked and used up with no await between, so two copies of one retry cannot both pass.
+      if (verdict.run && !this.used.take(state.nonce)) return refuse(`Not run: that approval was already used; call ${call.name} again to be asked.`);
+      return verdict;
     }
-    const requestState = await this.codec.mint({ call: fingerprint }, ctx);
+    const requestState = await this.codec.mint({ call: fingerprint, nonce: randomBytes(16).toString('base64url') }, ctx);
     return { run: false, result: inputRequired({ inputRequests: { [KEY]: inputRequired.elicit(formOf(call) as never) }, requestState }) };
   }
 }
@@ -102,6 +110,35 @@ function formOf(call: ToolCall) {
     message: `Allow ${call.name} to run with this input?\n${JSON.stringify(call.input, null, 2)}`,
     requestedSchema: { type: 'object' as const, properties: { approve: { type: 'boolean' as const, title: `Run ${call.name}`, default: false } }, required: ['approve'] },
   };
+}
+
+/** What the sealed state names: the call shown in the form, and the nonce that makes its "yes" single-use. */
+interface ApprovalState {
+  call: string;
+  nonce: string;
+}
+
+/**
+ * The nonces of approvals that ran, each kept as long as its state could still verify (its
+ * lifetime from now bounds what is left of it): memory bounded by the approvals of one lifetime.
+ */
+class UsedNonces {
+  /** Nonce to when it may be forgotten; entries are added with the same lifetime, so in expiry order. */
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly lifetimeMs: number) {}
+
+  /** Uses `nonce` up: false if it already was. */
+  take(nonce: string): boolean {
+    const now = Date.now();
+    for (const [old, until] of this.until) {
+      if (until > now) break;
+      this.until.delete(old);
+    }
+    if (this.until.has(nonce)) return false;
+    this.until.set(nonce, now + this.lifetimeMs);
+    return true;
+  }
 }
 
 function refuse(text: string): ApprovalVerdict {
