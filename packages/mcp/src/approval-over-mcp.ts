@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, createRequestStateCodec, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolCall, ToolContainer } from '@toolwright/core';
 import { isLegacyEra } from './client-bridge';
-import { principalOf } from './principal';
 
 /** What to do with a call: run it, or answer with this result (a refusal, or a question for the user). */
 export type ApprovalVerdict = { run: true } | { run: false; result: CallToolResult | InputRequiredResult };
@@ -31,12 +30,16 @@ export class McpApproval {
     // retry may land elsewhere and is then refused (and asked again), never run unasked.
     key: randomBytes(32),
     ttlSeconds: TTL_SECONDS,
-    bind: (ctx) => principalOf(ctx.http?.authInfo),
+    // The principal comes from the session (mcpHttpHandler's `principal` option) or the request's
+    // AuthInfo: the caller knows which, so it hands it in beside the context.
+    bind: (ctx) => (ctx as PrincipalContext).principal,
   });
   private readonly used = new UsedNonces(TTL_SECONDS * 1000);
 
-  /** For `ServerOptions.requestState.verify`. */
-  readonly verify = (state: string, ctx: ServerContext) => this.codec.verify(state, ctx);
+  /** For `ServerOptions.requestState.verify`: a state minted for `principal`, or it throws. */
+  verify(state: string, ctx: ServerContext, principal: string): Promise<ApprovalState> {
+    return this.codec.verify(state, boundTo(ctx, principal));
+  }
 
   /** Whether any call could need a person (the container's policy or a tool's `approval`): without that, no call is checked. */
   readonly mayAsk: boolean;
@@ -45,7 +48,7 @@ export class McpApproval {
     this.mayAsk = tools.asksApproval;
   }
 
-  async decide(server: Server, ctx: ServerContext, call: ToolCall, auth: unknown): Promise<ApprovalVerdict> {
+  async decide(server: Server, ctx: ServerContext, call: ToolCall, auth: unknown, principal: string): Promise<ApprovalVerdict> {
     const check = await this.tools.checkApprovals([{ type: 'tool_use', id: call.id, name: call.name, input: call.input }], { auth });
     const failed = check.answered[0];
     if (failed) return refuse(typeof failed.content === 'string' ? failed.content : `Internal error in ${call.name}.`);
@@ -70,7 +73,7 @@ export class McpApproval {
       if (verdict.run && !this.used.take(state.nonce)) return refuse(`Not run: that approval was already used; call ${call.name} again to be asked.`);
       return verdict;
     }
-    const requestState = await this.codec.mint({ call: fingerprint, nonce: randomBytes(16).toString('base64url') }, ctx);
+    const requestState = await this.codec.mint({ call: fingerprint, nonce: randomBytes(16).toString('base64url') }, boundTo(ctx, principal));
     return { run: false, result: inputRequired({ inputRequests: { [KEY]: inputRequired.elicit(formOf(call) as never) }, requestState }) };
   }
 }
@@ -110,6 +113,13 @@ function formOf(call: ToolCall) {
     message: `Allow ${call.name} to run with this input?\n${JSON.stringify(call.input, null, 2)}`,
     requestedSchema: { type: 'object' as const, properties: { approve: { type: 'boolean' as const, title: `Run ${call.name}`, default: false } }, required: ['approve'] },
   };
+}
+
+/** A request's context and who it speaks for: what the state is bound to. */
+type PrincipalContext = ServerContext & { principal: string };
+
+function boundTo(ctx: ServerContext, principal: string): PrincipalContext {
+  return { ...ctx, principal };
 }
 
 /** What the sealed state names: the call shown in the form, and the nonce that makes its "yes" single-use. */
