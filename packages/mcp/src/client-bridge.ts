@@ -46,7 +46,7 @@ export function clientOf(server: Server, link: CallRequestLink, progressToken: s
   }
   if (link.legacy && server.getClientCapabilities()?.elicitation) {
     client.elicit = async (request: ElicitationRequest) => {
-      // Related to the call, as the SDK's own approval shim sends its forms: over Streamable HTTP the
+      // Related to the call, as the approval forms are sent: over Streamable HTTP the
       // form then travels on the call's own SSE stream (kept and replayed if it drops), not on the
       // client's optional GET stream, which a client may open late or never (the form was lost).
       const related = { relatedRequestId: link.id, signal: link.signal };

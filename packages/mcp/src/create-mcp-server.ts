@@ -16,6 +16,7 @@ import { McpApproval } from './approval-over-mcp';
 import { toMcpResult } from './call-result';
 import { clientOf, linkOf } from './client-bridge';
 import { DirectCalls, type DirectCall } from './direct-calls';
+import { principalOf } from './principal';
 import { PrincipalOrders } from './principal-orders';
 import { SessionCalls, type CallRequest } from './session-calls';
 import { ToolSessionServer } from './tool-session-server';
@@ -44,6 +45,12 @@ export interface McpServerOptions<TAuth = unknown> {
 export interface SessionOptions {
   /** Over Streamable HTTP with an event store: a call still running after this long has its SSE stream closed (the client reconnects for the rest). */
   closeCallStreamsAfterMs?: number;
+  /**
+   * Who the session's requests speak for, when the transport knows better than their `AuthInfo`
+   * (`mcpHttpHandler`'s `principal` option). On 2026-07-28 it keys the call order and binds the
+   * approval state. Default: each request's verified client id and subject.
+   */
+  principal?: string;
 }
 
 /**
@@ -84,9 +91,10 @@ export class McpToolServer<TAuth = unknown> {
 
   /** A new SDK `Server` answering `tools/list` and `tools/call`, not yet connected. */
   createSession(options: SessionOptions = {}): Server {
-    const calls = new SessionCalls(this.maxConcurrency, this.principals, (name) => this.byName.get(name)?.effect, options.closeCallStreamsAfterMs);
-    // While no call can need a person, calls skip the SDK's per-request machinery (the SDK's
-    // shim is what asks for approval on 2025-11-25, so with approval they keep to its handler).
+    const principalOfCall = (authInfo: AuthInfo | undefined) => options.principal ?? principalOf(authInfo);
+    const calls = new SessionCalls(this.maxConcurrency, this.principals, (name) => this.byName.get(name)?.effect, principalOfCall, options.closeCallStreamsAfterMs);
+    // While no call can need a person, calls skip the SDK's per-request machinery (the approval
+    // check reads the SDK's request context, so with approval they keep to its handler).
     const direct = this.approval.mayAsk
       ? undefined
       : (server: ToolSessionServer) => new DirectCalls(server, server.logLevel, (call) => calls.admit(call, () => this.answerDirect(server, call)));
@@ -95,7 +103,7 @@ export class McpToolServer<TAuth = unknown> {
       {
         capabilities: { tools: { listChanged: false }, logging: {} },
         instructions: this.options.instructions,
-        requestState: { verify: this.approval.verify },
+        requestState: { verify: (state, ctx) => this.approval.verify(state, ctx, principalOfCall(ctx.http?.authInfo)) },
       },
       calls,
       direct,
@@ -104,7 +112,7 @@ export class McpToolServer<TAuth = unknown> {
     server.setRequestHandler('tools/call', (request, ctx) => {
       const { name, arguments: input = {}, _meta } = request.params;
       const call: CallRequest = { name, input, meta: _meta, sessionId: ctx.sessionId, authInfo: ctx.http?.authInfo, link: linkOf(ctx, server.logLevel), closeStream: ctx.http?.closeSSE };
-      return calls.admit(call, () => this.answerThroughSdk(server, ctx, call));
+      return calls.admit(call, () => this.answerThroughSdk(server, ctx, call, principalOfCall(call.authInfo)));
     });
     this.sessions.add(server);
     server.onclose = () => {
@@ -131,12 +139,12 @@ export class McpToolServer<TAuth = unknown> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
 
-  private async answerThroughSdk(server: Server, ctx: ServerContext, request: CallRequest): Promise<CallToolResult | InputRequiredResult> {
+  private async answerThroughSdk(server: Server, ctx: ServerContext, request: CallRequest, principal: string): Promise<CallToolResult | InputRequiredResult> {
     const call = { id: callId(request), name: request.name, input: request.input };
     const auth = await this.authOf(request);
     if (auth.refusal) return auth.refusal;
     if (this.approval.mayAsk) {
-      const verdict = await this.approval.decide(server, ctx, call, auth.value);
+      const verdict = await this.approval.decide(server, ctx, call, auth.value, principal);
       if (!verdict.run) return verdict.result;
     }
     const answer = await this.tools.executeCall(call, { ...this.callOptions(server, request, auth.value), signal: ctx.mcpReq.signal });

@@ -16,6 +16,7 @@ import {
   verifyBearerToken,
   type AuthInfo,
   type AuthMetadataOptions,
+  type McpServerFactory,
   type OAuthTokenVerifier,
 } from '@modelcontextprotocol/server';
 import { consoleLogger, type ToolLogger } from '@toolwright/core';
@@ -115,7 +116,11 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const resourceMetadataUrl = options.resourceMetadata && getOAuthProtectedResourceMetadataUrl(options.resourceMetadata.resourceServerUrl);
   const principalOfRequest = options.principal ?? ((authInfo: AuthInfo | undefined) => principalOf(authInfo));
   const onerror = (error: unknown) => logger.warn('toolwright mcp: the MCP SDK reported:', error instanceof Error ? error.message : error);
-  const modern = createMcpHandler(server.factory, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
+  // A 2026-07-28 request gets a server of its own (the SDK's factory is called with the request),
+  // told whom the request speaks for: its call order and approval state are that principal's.
+  const principalOfModern = new WeakMap<Request, string>();
+  const modernServer: McpServerFactory = ({ requestInfo }) => server.createSession({ principal: requestInfo && principalOfModern.get(requestInfo) });
+  const modern = createMcpHandler(modernServer, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
   const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
   const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability));
 
@@ -177,6 +182,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     if (!(await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody }))) {
       // A 2026-07-28 call hands its request on to the server as the call's `requestInfo`: whole.
       if (parsed !== undefined) request = toWebRequest(req, url, body ?? JSON.stringify(parsed), controller.signal);
+      principalOfModern.set(request, principal);
       return sendResponse(res, await modern.fetch(request, { authInfo, parsedBody: parsed }), onerror);
     }
     if (options.sessions === 'stateless') return sendResponse(res, await stateless(request, { authInfo, parsedBody: parsed }), onerror);

@@ -2,7 +2,6 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ToolEffect } from '@toolwright/core';
 import { ArrivalOrder } from './arrival-order';
 import type { CallRequestLink } from './client-bridge';
-import { principalOf } from './principal';
 import type { PrincipalOrders } from './principal-orders';
 
 /** One `tools/call`, however it reached the server: through the SDK's handler or directly. */
@@ -32,6 +31,8 @@ export class SessionCalls {
     maxConcurrency: number,
     private readonly principals: PrincipalOrders,
     private readonly effectOf: (name: string) => ToolEffect | undefined,
+    /** Whose order a 2026-07-28 call keeps: the session's principal, or its request's. */
+    private readonly principalOf: (authInfo: AuthInfo | undefined) => string,
     private readonly closeStreamsAfterMs: number | undefined,
   ) {
     this.order = new ArrivalOrder(maxConcurrency);
@@ -41,7 +42,7 @@ export class SessionCalls {
     // An unknown tool may write, as on the Claude path: nobody knows its effect.
     const isWrite = this.effectOf(request.name) !== 'read';
     this.running++;
-    const done = request.link.legacy ? this.order.admit(isWrite, work) : this.principals.admit(principalOf(request.authInfo), isWrite, work);
+    const done = request.link.legacy ? this.order.admit(isWrite, work) : this.principals.admit(this.principalOf(request.authInfo), isWrite, work);
     done.then(this.finished, this.finished);
     const close = request.closeStream;
     if (this.closeStreamsAfterMs !== undefined && close) {

@@ -1,0 +1,80 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ctx, Tool, ToolContainer, defineToolManifest, type ToolContext } from '@toolwright/core';
+import { createMcpServer, mcpHttpHandler } from '@toolwright/mcp';
+import { silentLogger } from './fixtures/probe-tools';
+import { RecordingLogger } from './support/clients';
+
+// Review: sendResponse (src/http/web-exchange.ts) waits out backpressure with
+// `res.once('drain', resolve).once('close', resolve)`. When 'drain' comes (the usual case), the
+// 'close' listener stays on the response: one more per SSE event the socket could not take at
+// once. On a long stream (the standalone GET stream, a long call reporting progress to a slow
+// client) they pile up for the life of the stream: a leak, and a MaxListenersExceededWarning.
+
+const PAD = 'x'.repeat(128 * 1024);
+
+class FloodTools {
+  /** Reports progress many times with a large message, as an export reporting each page would. */
+  @Tool({ effect: 'read' })
+  async flood(@Ctx() ctx: ToolContext): Promise<string> {
+    for (let i = 0; i < 40; i++) await ctx.progress(i, 40, PAD);
+    return 'done';
+  }
+}
+
+const manifest = defineToolManifest([
+  {
+    provider: FloodTools,
+    method: 'flood',
+    definition: { name: 'flood', description: 'Reports progress.', input_schema: { type: 'object', properties: {}, additionalProperties: false } },
+    effect: 'read',
+    inputClass: class FloodInput {},
+    parameters: [{ kind: 'ctx' }],
+  },
+]);
+
+describe('review: listeners left on a streaming response', () => {
+  it("leaves no 'close' listener behind per SSE event written under backpressure", async () => {
+    const handler = mcpHttpHandler(createMcpServer(new ToolContainer({ manifest, providers: [new FloodTools()], logger: silentLogger }), { name: 'flood', version: '1.0.0' }), {
+      logger: new RecordingLogger(),
+    });
+    // The 'close' listeners on each response when it finished, and each warning the process emitted.
+    const closeListeners: number[] = [];
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    const server = http.createServer((req, res) => {
+      res.on('finish', () => closeListeners.push(res.listenerCount('close')));
+      void handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    try {
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      await init.text();
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+      await (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const baseline = closeListeners.at(-1)!;
+
+      const call = await fetch(url, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: {}, _meta: { progressToken: 'p' } } }),
+      });
+      expect(await call.text()).toContain('"id":1');
+      // The streamed answer ends with no more listeners than a plain answer has.
+      expect(closeListeners.at(-1)! - baseline).toBeLessThanOrEqual(1);
+      expect(warnings.filter((w) => /MaxListenersExceeded/.test(w))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
