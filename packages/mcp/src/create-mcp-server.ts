@@ -139,8 +139,8 @@ export class McpToolServer<TAuth = unknown> {
     await Promise.all([...this.sessions].map((s) => s.close()));
   }
 
-  private async answerThroughSdk(server: Server, ctx: ServerContext, request: CallRequest, principal: string): Promise<CallToolResult | InputRequiredResult> {
-    const call = { id: callId(request), name: request.name, input: request.input };
+  private async answerThroughSdk(server: ToolSessionServer, ctx: ServerContext, request: CallRequest, principal: string): Promise<CallToolResult | InputRequiredResult> {
+    const call = { id: callId(server, request), name: request.name, input: request.input };
     const auth = await this.authOf(request);
     if (auth.refusal) return auth.refusal;
     if (this.approval.mayAsk) {
@@ -151,8 +151,8 @@ export class McpToolServer<TAuth = unknown> {
     return this.resultOf(server, request.name, answer);
   }
 
-  private async answerDirect(server: Server, request: DirectCall): Promise<CallToolResult> {
-    const call = { id: callId(request), name: request.name, input: request.input };
+  private async answerDirect(server: ToolSessionServer, request: DirectCall): Promise<CallToolResult> {
+    const call = { id: callId(server, request), name: request.name, input: request.input };
     const auth = await this.authOf(request);
     if (auth.refusal) return auth.refusal;
     const options = this.callOptions(server, request, auth.value);
@@ -198,12 +198,15 @@ function errorResult(text: string): CallToolResult {
 }
 
 /**
- * What tools see as `ctx.toolUseId`: the JSON-RPC id within its session. Without a session
- * (2026-07-28) ids repeat across clients, so each call gets a fresh one.
+ * What tools see as `ctx.toolUseId`, their idempotency key downstream, so unique across clients
+ * and restarts. On 2025-11-25 (a session, stdio, or a stateless HTTP request): the JSON-RPC id
+ * within its connection, the SDK server's random `connectionId`; a request sent again under the
+ * same id on the same connection keeps its key. JSON-RPC ids alone repeat across connections
+ * (every client counts from 0): two users, or two launches of a stdio server, got one key.
+ * 2026-07-28 has no connection at all, so each call gets a fresh one.
  */
-function callId(request: CallRequest): string {
-  if (request.sessionId) return `mcp_${request.sessionId}_${request.link.id}`;
-  return request.link.legacy ? `mcp_${request.link.id}` : `mcp_${randomUUID()}`;
+function callId(server: ToolSessionServer, request: CallRequest): string {
+  return request.link.legacy ? `mcp_${server.connectionId}_${request.link.id}` : `mcp_${randomUUID()}`;
 }
 
 /** `createMcpServer(tools, { name, version, auth })`: the container's tools over MCP. */

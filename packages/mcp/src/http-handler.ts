@@ -22,7 +22,7 @@ import {
 import { consoleLogger, type ToolLogger } from '@toolwright/core';
 import type { McpToolServer } from './create-mcp-server';
 import { principalOf } from './principal';
-import { LegacySessions, type Resumability } from './http/legacy-sessions';
+import { LegacySessions, type Resumability, type SessionLimits } from './http/legacy-sessions';
 import { readBody } from './http/read-body';
 import { rpcError, sendResponse, toWebRequest } from './http/web-exchange';
 
@@ -63,6 +63,15 @@ export interface McpHttpOptions {
   /** A 2025-11-25 session with no request open and no call running for this long is closed; its id then gets 404. Default 30 minutes. */
   idleTimeoutMs?: number;
   /**
+   * How many 2025-11-25 sessions may be open at once, so that no client can exhaust the process's
+   * memory by looping on `initialize`. `perPrincipal` (default 100; every anonymous client is one
+   * principal): at the limit, that principal's least recently used idle session is closed for the
+   * new one (its client gets 404 and initializes again); if all of them are busy, the `initialize`
+   * is answered 429. `total` (default 2,000): at the limit, every `initialize` is answered 503
+   * until sessions close or idle out. Both answers carry a JSON-RPC error saying which limit.
+   */
+  maxSessions?: { perPrincipal?: number; total?: number };
+  /**
    * Who a request speaks for, to bind sessions to: by default the verified token's client id and
    * subject. A server whose middleware authenticates (and sets one shared `req.auth`) passes its own.
    */
@@ -90,6 +99,18 @@ export interface McpHttpHandler {
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+function sessionLimitsOf(option: McpHttpOptions['maxSessions']): SessionLimits {
+  if (option !== undefined && (typeof option !== 'object' || option === null)) {
+    throw new RangeError(`mcpHttpHandler: maxSessions must be an object { perPrincipal?, total }, got ${JSON.stringify(option)}.`);
+  }
+  const limits = { perPrincipal: option?.perPrincipal ?? 100, total: option?.total ?? 2000 };
+  for (const key of ['perPrincipal', 'total'] as const) {
+    const value = limits[key];
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`mcpHttpHandler: maxSessions.${key} must be a positive integer, got ${value}.`);
+  }
+  return limits;
+}
 
 function resumabilityOf(option: McpHttpOptions['resumability']): Resumability | undefined {
   if (option === false) return undefined;
@@ -122,7 +143,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const modernServer: McpServerFactory = ({ requestInfo }) => server.createSession({ principal: requestInfo && principalOfModern.get(requestInfo) });
   const modern = createMcpHandler(modernServer, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
   const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
-  const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability));
+  const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability), sessionLimitsOf(options.maxSessions));
 
   const serve = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
     const host = validateHostHeader(req.headers.host, allowedHosts);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Server, type Implementation, type ServerOptions, type Transport } from '@modelcontextprotocol/server';
 import type { DirectCalls } from './direct-calls';
 import { SessionLogLevel } from './log-level';
@@ -8,6 +9,14 @@ import type { SessionCalls } from './session-calls';
  * the means, the direct answers to its plain 2025-11-25 `tools/call` requests (`DirectCalls`).
  */
 export class ToolSessionServer extends Server {
+  /**
+   * Random, drawn when this server is created: what makes its calls' `ctx.toolUseId` unique.
+   * JSON-RPC ids repeat across connections (every SDK client counts from 0), and a stdio server
+   * or a stateless HTTP request has no session id; a new random id per server tells two users,
+   * or two launches of a desktop server, apart. Not the `Mcp-Session-Id`: a tool passes its
+   * `toolUseId` to other systems, which must not learn the credential-like session id.
+   */
+  readonly connectionId = randomUUID();
   readonly logLevel: SessionLogLevel;
   private readonly direct?: DirectCalls;
 

@@ -106,8 +106,11 @@ const step = fc.oneof(
   },
 );
 
+/** The `ctx.toolUseId` of JSON-RPC request `id` on a 2025-11-25 connection. */
+const toolUseIdOf = (id: number) => expect.stringMatching(new RegExp(`^mcp_[0-9a-f-]{36}_${id}$`));
+
 /** What a valid `chatty` call sends: the log messages at or above the level set, progress when asked for, the result. */
-function chattyMessages(id: number, text: string, level: number, progressToken: string | number | undefined): JSONRPCMessage[] {
+function chattyMessages(connectionId: string, id: number, text: string, level: number, progressToken: string | number | undefined): JSONRPCMessage[] {
   const logs = (['debug', 'info', 'warning', 'error'] as const)
     .filter((l) => LEVELS.indexOf(l) >= level)
     .map((l) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: l, data: `${l}: ${text}` } }));
@@ -118,7 +121,8 @@ function chattyMessages(id: number, text: string, level: number, progressToken: 
           { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: 1, total: 2, message: 'half' } },
           { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress: 2, total: 2 } },
         ];
-  const value = { text, id: `mcp_${id}` };
+  // The JSON-RPC id on this connection (the server's random connection id).
+  const value = { text, id: `mcp_${connectionId}_${id}` };
   const result = { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
   return [...logs, ...progress, { jsonrpc: '2.0', id, result }] as JSONRPCMessage[];
 }
@@ -151,7 +155,7 @@ describe('tools/call answered directly', () => {
               expect(plain).toEqual(viaSdk);
               const wellFormed = typeof s.name === 'string' && (s.args === undefined || (typeof s.args === 'object' && s.args !== null && !Array.isArray(s.args)));
               if (wellFormed && s.name === 'chatty' && typeof (s.args as { text?: unknown } | undefined)?.text === 'string' && Object.keys(s.args!).length === 1) {
-                expect(plain).toEqual(chattyMessages(id - 1, (s.args as { text: string }).text, level, s.progressToken));
+                expect(plain).toEqual(chattyMessages((session.sdkServer as unknown as { connectionId: string }).connectionId, id - 1, (s.args as { text: string }).text, level, s.progressToken));
               }
               // A well-formed call took each path once (both the SDK's with a key it does not know);
               // a malformed one reached neither (the SDK refused it).
@@ -193,7 +197,7 @@ describe('direct calls: order and cancellation', () => {
       await until(() => log.cancelled.length === 1);
       // A later request's answer comes after anything the cancelled call could still have sent.
       await session.request(2, 'ping', {});
-      expect(log.cancelled).toEqual(['mcp_1']);
+      expect(log.cancelled).toEqual([toolUseIdOf(1)]);
       expect(responseTo(session.received, 1)).toBeUndefined();
     });
   });
@@ -222,7 +226,7 @@ describe('direct calls: order and cancellation', () => {
       expect(log.cancelled).toEqual([]);
       await session.send({ method: 'notifications/cancelled', params: { requestId: 2 } });
       await until(() => log.cancelled.length === 1);
-      expect(log.cancelled).toEqual(['mcp_2']);
+      expect(log.cancelled).toEqual([toolUseIdOf(2)]);
       await session.send({ method: 'notifications/cancelled', params: { requestId: 1 } });
       await until(() => log.cancelled.length === 2);
       await session.request(4, 'ping', {});
@@ -274,7 +278,7 @@ describe('direct calls: order and cancellation', () => {
     await until(() => log.started.length === 1);
     await session.close();
     await until(() => log.cancelled.length === 1);
-    expect(log.cancelled).toEqual(['mcp_1']);
+    expect(log.cancelled).toEqual([toolUseIdOf(1)]);
   });
 });
 

@@ -15,8 +15,10 @@ async function session(log: ProbeLog, maxConcurrency?: number) {
   const labels = new Map<string, string>();
   const onEvent = (event: ToolEvent) => {
     if (event.effect !== 'unknown') return;
-    if (event.type === 'call_start') log.start(labels.get(event.toolUseId)!, 'write');
-    if (event.type === 'call_end') log.end(labels.get(event.toolUseId)!);
+    // toolUseId is mcp_<connection id>_<JSON-RPC id>.
+    const label = labels.get(event.toolUseId.split('_').at(-1)!)!;
+    if (event.type === 'call_start') log.start(label, 'write');
+    if (event.type === 'call_end') log.end(label);
   };
   const server = createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', maxConcurrency, onEvent });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -27,7 +29,7 @@ async function session(log: ProbeLog, maxConcurrency?: number) {
     if ('method' in message && message.method === 'tools/call') {
       const label = (message.params as { arguments: { label: string } }).arguments.label;
       arrivals.push(label);
-      if ('id' in message) labels.set(`mcp_${message.id}`, label);
+      if ('id' in message) labels.set(String(message.id), label);
     }
     deliver(message, extra);
   };

@@ -45,7 +45,7 @@ export async function sendResponse(res: ServerResponse, response: Response, onEr
       const { done, value } = await reader.read();
       if (done) break;
       // SSE frames must reach the client as they come, not when a buffer fills.
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(value)) await drainedOrClosed(res);
       if (res.destroyed) break;
     }
     res.end();
@@ -55,6 +55,25 @@ export async function sendResponse(res: ServerResponse, response: Response, onEr
   } finally {
     res.off('close', stop);
   }
+}
+
+/**
+ * Resolves when `res` can take more ('drain') or never will ('close'). Whichever fires, the other
+ * listener is removed: a long SSE stream waits here once per event the socket could not take at
+ * once, and a listener left behind each time would pile up for the life of the stream.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  // Closed already: 'close' has been emitted and will not come again.
+  if (res.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** A JSON-RPC error as a plain HTTP answer (before any SDK transport is involved). */

@@ -5,11 +5,10 @@ import { createMcpServer, mcpHttpHandler } from '@toolwright/mcp';
 import { silentLogger } from './fixtures/probe-tools';
 import { RecordingLogger } from './support/clients';
 
-// Review: sendResponse (src/http/web-exchange.ts) waits out backpressure with
-// `res.once('drain', resolve).once('close', resolve)`. When 'drain' comes (the usual case), the
-// 'close' listener stays on the response: one more per SSE event the socket could not take at
-// once. On a long stream (the standalone GET stream, a long call reporting progress to a slow
-// client) they pile up for the life of the stream: a leak, and a MaxListenersExceededWarning.
+// An SSE stream written faster than the client reads waits for 'drain' (or 'close') after each
+// event the socket could not take at once. Those waits must leave no listener behind (a long
+// stream would pile them up: a leak and a MaxListenersExceededWarning), and a client that goes
+// away mid-wait must still end the handler's request.
 
 const PAD = 'x'.repeat(128 * 1024);
 
@@ -33,7 +32,7 @@ const manifest = defineToolManifest([
   },
 ]);
 
-describe('review: listeners left on a streaming response', () => {
+describe('SSE under backpressure', () => {
   it("leaves no 'close' listener behind per SSE event written under backpressure", async () => {
     const handler = mcpHttpHandler(createMcpServer(new ToolContainer({ manifest, providers: [new FloodTools()], logger: silentLogger }), { name: 'flood', version: '1.0.0' }), {
       logger: new RecordingLogger(),
@@ -72,6 +71,59 @@ describe('review: listeners left on a streaming response', () => {
       expect(warnings.filter((w) => /MaxListenersExceeded/.test(w))).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+  it('ends the request when the client goes away while a stream waits for drain', async () => {
+    const handler = mcpHttpHandler(createMcpServer(new ToolContainer({ manifest, providers: [new FloodTools()], logger: silentLogger }), { name: 'flood', version: '1.0.0' }), {
+      logger: new RecordingLogger(),
+    });
+    const served: Promise<void>[] = [];
+    const blocked: http.ServerResponse[] = [];
+    const server = http.createServer((req, res) => {
+      // A write the socket could not take: the stream now waits for 'drain'.
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      res.write = ((...args: unknown[]) => {
+        const ok = write(...args);
+        if (!ok) blocked.push(res);
+        return ok;
+      }) as typeof res.write;
+      served.push(handler(req, res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    try {
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      });
+      await init.text();
+      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+      await (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      await Promise.all(served.splice(0));
+
+      // A client that never reads its stream, then hangs up.
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'flood', arguments: {}, _meta: { progressToken: 'p' } } });
+      const request = http.request(url, { method: 'POST', headers: session });
+      request.on('response', (response) => response.pause());
+      request.on('error', () => undefined);
+      request.end(body);
+      // Until the socket stops taking writes: the stream waits for a 'drain' that will not come.
+      let stuck = 0;
+      for (let i = 0; i < 500 && stuck < 10; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        stuck = blocked[0]?.writableNeedDrain ? stuck + 1 : 0;
+      }
+      expect(blocked[0]?.writableNeedDrain).toBe(true);
+      request.destroy();
+      const ended = await Promise.race([Promise.all(served).then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 2000, 'still waiting'))]);
+      expect(ended).toBe('ended');
+      expect(blocked[0].listenerCount('drain')).toBe(0);
+    } finally {
       await handler.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
