@@ -7,6 +7,6 @@ export {
   type ToolsModuleAsyncOptions,
 } from './tools-module.definition';
 export type { ToolsModuleOptions, ToolsRunDefaults, ToolsRunOptions, ToolsResumeOptions } from './tools-module-options';
-export type { ToolsMcpOptions, McpRequest } from './tools-mcp-options';
+export type { ToolsMcpOptions, ToolsMcpHttpOptions, McpRequest } from './tools-mcp-options';
 export { ToolProviderScopeError } from './discover-tool-providers';
 export { nestToolLogger } from './nest-tool-logger';

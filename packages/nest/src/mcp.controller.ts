@@ -1,8 +1,8 @@
-import { All, Controller, Req, Res, UseGuards, type OnModuleDestroy, type Type } from '@nestjs/common';
+import { All, Controller, Req, Res, UseGuards, type OnModuleDestroy, type OnModuleInit, type Type } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpServer, mcpHttpHandler, type AuthInfo, type McpHttpHandler } from '@toolwright/mcp';
+import { createMcpServer, mcpHttpHandler, type AuthInfo, type McpHttpHandler, type McpHttpOptions } from '@toolwright/mcp';
 import { ToolsService } from './tools.service';
-import type { McpRequest, ToolsMcpOptions } from './tools-mcp-options';
+import type { McpRequest, ToolsMcpHttpOptions, ToolsMcpOptions } from './tools-mcp-options';
 
 /** Where the request's identity rides from the route to the tools: the `extra` of MCP's `AuthInfo`. */
 const NEST_AUTH = 'toolwright.nest.auth';
@@ -17,26 +17,37 @@ export function mcpController(options: ToolsMcpOptions): Type<unknown> {
 
   @Controller()
   @UseGuards(...(options.guards ?? []))
-  class ToolsMcpController implements OnModuleDestroy {
+  class ToolsMcpController implements OnModuleInit, OnModuleDestroy {
     private handler?: McpHttpHandler;
 
     constructor(private readonly tools: ToolsService) {}
 
+    /** Made while the app starts, so an option the handler refuses fails `app.init()`, not a request. */
+    onModuleInit(): void {
+      this.handler ??= this.createHandler();
+    }
+
     @All(options.path)
     async serve(@Req() request: IncomingMessage & McpRequest & { auth?: AuthInfo; body?: unknown }, @Res() response: ServerResponse): Promise<void> {
-      this.handler ??= mcpHttpHandler(
+      this.handler ??= this.createHandler();
+      const header = request.headers.authorization;
+      const token = typeof header === 'string' ? header.replace(/^Bearer\s+/i, '') : '';
+      request.auth = { token, clientId: 'nest', scopes: [], extra: { [NEST_AUTH]: toAuth(request) } };
+      await this.handler(request, response);
+    }
+
+    private createHandler(): McpHttpHandler {
+      // Each option is the handler's own, by name and type: one renamed or retyped there fails here.
+      const http: Pick<McpHttpOptions, keyof ToolsMcpHttpOptions> = options.http ?? {};
+      return mcpHttpHandler(
         createMcpServer(this.tools.container, {
           name: options.name ?? 'toolwright',
           version: options.version ?? '1.0.0',
           auth: (info) => info?.extra?.[NEST_AUTH],
         }),
         // Every request carries clientId 'nest': the session belongs to the identity the guards found.
-        { sessions: options.sessions, principal: (info) => JSON.stringify(info?.extra?.[NEST_AUTH] ?? null) },
+        { ...http, sessions: options.sessions, principal: (info) => JSON.stringify(info?.extra?.[NEST_AUTH] ?? null) },
       );
-      const header = request.headers.authorization;
-      const token = typeof header === 'string' ? header.replace(/^Bearer\s+/i, '') : '';
-      request.auth = { token, clientId: 'nest', scopes: [], extra: { [NEST_AUTH]: toAuth(request) } };
-      await this.handler(request, response);
     }
 
     async onModuleDestroy(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { CanActivate, Type } from '@nestjs/common';
+import type { ToolLogger } from '@toolwright/core';
 
 /** `ToolsModule.forRoot({ mcp })`: the module's tools over MCP Streamable HTTP, inside the app. */
 export interface ToolsMcpOptions {
@@ -13,6 +14,36 @@ export interface ToolsMcpOptions {
   sessions?: 'stateful' | 'stateless';
   /** What tools read as `ctx.auth`, from the request the guards let through. Default: `request.user`. */
   auth?: (request: McpRequest) => unknown;
+  /**
+   * The HTTP handler's protections (`mcpHttpHandler`'s options of the same names). `allowedHosts`
+   * above all: by default only the loopback names are served (DNS rebinding), so a deployed app
+   * lists the host names its clients use. Authentication is the guards' here, and whom a session
+   * belongs to is the identity they found, so the token options and `principal` are not taken.
+   * A value the handler refuses fails `app.init()`.
+   */
+  http?: ToolsMcpHttpOptions;
+}
+
+/**
+ * `mcpHttpHandler`'s options of the same names (see them there), written out rather than imported
+ * so that an app without `@toolwright/mcp` installed still compiles these types; the controller
+ * checks them against the handler's, so a rename or a new type there fails the build here.
+ */
+export interface ToolsMcpHttpOptions {
+  /** Host names (no port) a request's `Host` may name, else 403. Default: the loopback names. */
+  allowedHosts?: string[];
+  /** Host names a browser `Origin` may have, else 403. Default: the loopback names. */
+  allowedOrigins?: string[];
+  /** Largest body read when no body parser ran first; else 413. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** A 2025-11-25 session idle this long is closed. Default 30 minutes. */
+  idleTimeoutMs?: number;
+  /** 2025-11-25 sessions open at once, per user (the guards' identity) and in all. Default 100 and 2,000. */
+  maxSessions?: { perPrincipal?: number; total?: number };
+  /** Resumable SSE streams for 2025-11-25 sessions; `false` turns them off. */
+  resumability?: false | { maxEvents?: number; maxBytes?: number; retryMs?: number; closeCallStreamsAfterMs?: number };
+  /** Where refused requests and broken connections are reported. Default stderr. */
+  logger?: ToolLogger;
 }
 
 /** The request as the MCP route sees it after the guards (Express). */
