@@ -5,7 +5,7 @@ import { verifyRunState } from '../approval/run-state-signature';
 import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
-import { modelMessages } from '../execution/messages';
+import { modelMessages, readsAsDenial } from '../execution/messages';
 import { DurableRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
@@ -69,7 +69,14 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   try {
     const journaled = await run.journaled();
     const presets: EngineResume['presets'] = [];
-    for (const result of journaled.values()) presets.push({ result, failed: false });
+    // A denial answers a call as a failed write (the calls after it halt), on every attempt: a denial
+    // journaled by an attempt that died is still one. It is told from what was journaled, not from
+    // this attempt's decisions (a retry may decide otherwise, but the journaled answer stands).
+    // Only a call that waited for approval can have been denied: no other call's own error is
+    // mistaken for one, and a call waiting for approval never ran before its decision, so its
+    // journaled denial text is the denial unless its tool, once approved, answered that very text.
+    const waited = new Set(claimed.state.pending.map((call) => call.toolUseId));
+    for (const result of journaled.values()) presets.push({ result, failed: waited.has(result.tool_use_id) && readsAsDenial(result) });
     for (const { call, decision } of decided) {
       if (decision.approve || journaled.has(call.toolUseId)) continue;
       const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: modelMessages.denied(decision.reason), is_error: true };

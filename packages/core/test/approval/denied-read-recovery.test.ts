@@ -5,13 +5,11 @@ import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, defineToolManifest, 
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { answersById, replayClient } from './fixtures/refunds';
 
-// Review: a denied call "counts as a failed write (the rest of the batch halts)" (DESIGN.md,
-// approval-and-stores.md). The first resume journals the denial in claimRun, before the batch
-// runs. If that process dies right after (or its store fails so it cannot journal the halts),
-// the recovery resume finds the denial in the journal and presets it with `failed: false`
-// (resume-tool-loop.ts: every journaled result is preset as not failed). For a denied *read*
-// (a read tool with `approval`), the call then no longer counts as a failed write, so the write
-// after it, which the first attempt would have halted, runs on recovery with the very same decision.
+// A denied call counts as a failed write: the rest of its batch halts (DESIGN.md,
+// approval-and-stores.md). A resume journals its denials before the batch runs, so a resume that
+// died after that leaves the denial in the journal, and the next attempt answers the call from
+// there. That answer must still halt the batch: for a denied *read* (a read tool with `approval`)
+// nothing else marks the call as a failed write, and the write after it would run on recovery.
 
 const MODEL = 'claude-haiku-5-5';
 const LEASE = 1_000;
@@ -80,7 +78,7 @@ function diesAfterFirstJournal(store: RunStore): RunStore {
   };
 }
 
-describe('review: a denied read recovered from the journal', () => {
+describe('a denied read recovered from the journal', () => {
   it('without a crash, denying the read halts the write after it (the baseline)', async () => {
     const bank = new Bank();
     const tools = new ToolContainer({ manifest, providers: [bank] });
@@ -112,7 +110,26 @@ describe('review: a denied read recovered from the journal', () => {
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions });
 
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user.' });
-    // Fails today: the write the denial halted in the first attempt runs on recovery.
+    expect(bank.ran).toEqual([]);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+
+  it('a retry that approves the call still answers it with the journaled denial and halts the write', async () => {
+    let now = 0;
+    const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+    const bank = new Bank();
+    const tools = new ToolContainer({ manifest, providers: [bank] });
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
+    const runId = paused.runId!;
+
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
+    ).rejects.toThrow();
+    now += LEASE + 1;
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } } });
+
+    // The first journaled answer stands, and with it what it means for the batch.
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user: not today' });
     expect(bank.ran).toEqual([]);
     expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
   });
