@@ -5,6 +5,9 @@ import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approv
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
 import { storeFailure } from './store-failure';
 
+/** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 /** What became of the run after a failure this process observed. */
 export interface Interruption {
   /** The run is saved and unclaimed: a resume may take it at once. */
@@ -20,7 +23,7 @@ export interface Interruption {
  * process can carry on after a crash) and the journal of results (so no call runs twice).
  * Every save names the revision this process last wrote: a process whose claim lapsed and was
  * taken over fails its next save instead of overwriting the newer run. While the run is held, a
- * heartbeat renews the claim every third of the lease; a renewal that fails means the claim may
+ * heartbeat renews the claim every third of the lease (at most every 2^31-1 ms, ~24.8 days); a renewal that fails means the claim may
  * be someone else's, and `lost` then stops the run before its next call. Writes of the run go
  * one at a time, so a renewal never races a save for the revision.
  */
@@ -38,7 +41,9 @@ export class DurableRun {
     private readonly secret: RunStateSecret | undefined,
   ) {
     const lease = Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
-    this.heartbeat = setInterval(() => this.renew(), Math.max(1, Math.floor(lease / 3)));
+    // Capped: timers run a delay over 2^31-1 ms after 1 ms instead, which would renew a lease of
+    // more than ~74 days every millisecond. Renewing every ~24.8 days still keeps such a lease alive.
+    this.heartbeat = setInterval(() => this.renew(), Math.min(MAX_TIMER_DELAY_MS, Math.max(1, Math.floor(lease / 3))));
     // A heartbeat alone never keeps the process alive; the run's own work does.
     this.heartbeat.unref();
   }
