@@ -1,6 +1,7 @@
 import {
   RunClaimError,
   RunConflictError,
+  RunStateError,
   checkJournalResult,
   checkRunState,
   checkRunStoreOptions,
@@ -54,7 +55,7 @@ export class PostgresRunStore implements RunStore {
        ON CONFLICT (run_id) DO NOTHING RETURNING state, status, revision`,
       [checked.runId, jsonText(checked), checked.status, this.leaseFor(checked)],
     );
-    if (rows[0]) return stored(rows[0]);
+    if (rows[0]) return stored(rows[0], checked.runId);
     const current = await this.current(checked.runId);
     throw RunConflictError.exists(checked.runId, current?.revision ?? 0);
   }
@@ -63,7 +64,7 @@ export class PostgresRunStore implements RunStore {
     // A key no store can hold names no run; sent as a parameter it would fail (NUL) or be altered (a lone surrogate).
     if (keyProblem(runId)) return undefined;
     const { rows } = await this.query('SELECT state, status, revision FROM toolwright_runs WHERE run_id = $1', [runId]);
-    return rows[0] && stored(rows[0]);
+    return rows[0] && stored(rows[0], runId);
   }
 
   save(state: RunState, expectedRevision: number): Promise<StoredRun> {
@@ -99,7 +100,7 @@ export class PostgresRunStore implements RunStore {
          RETURNING state, status, revision`,
         [runId, now + this.claimLeaseMs, now, options.expectedRevision ?? null],
       );
-      if (rows[0]) return stored(rows[0]);
+      if (rows[0]) return stored(rows[0], runId);
       const current = await this.current(runId);
       if (!current) throw RunClaimError.unknownRun(runId);
       if (current.status === 'finished') throw RunClaimError.finished(runId);
@@ -143,7 +144,7 @@ export class PostgresRunStore implements RunStore {
        WHERE run_id = $1 AND revision = $5::integer RETURNING state, status, revision`,
       [checked.runId, jsonText(checked), checked.status, leased ? this.leaseFor(checked) : null, expectedRevision],
     );
-    if (rows[0]) return stored(rows[0]);
+    if (rows[0]) return stored(rows[0], checked.runId);
     return this.refuseWrite(checked.runId, expectedRevision);
   }
 
@@ -185,9 +186,20 @@ export class PostgresRunStore implements RunStore {
 
 /**
  * A row read back is data from outside the process: checked, so a corrupt or foreign row fails
- * loudly. `status` is the row's own column (a claim changes only it), the rest the state's text.
+ * loudly. `status` is the row's own column (a claim changes only it), the rest the state's text,
+ * which must be the state of `runId`, the run the row is kept under: a state of another run
+ * (a row copied or restored under the wrong id) would have a resume of one run decide, run and
+ * journal the calls of another.
  */
-function stored(row: Record<string, unknown>): StoredRun {
+function stored(row: Record<string, unknown>, runId: string): StoredRun {
   const state = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
-  return { state: checkRunState({ ...state, ...(row.status != null && { status: row.status }) }), revision: Number(row.revision) };
+  const checked = checkRunState({ ...state, ...(row.status != null && { status: row.status }) });
+  if (checked.runId !== runId) {
+    throw new RunStateError(
+      'malformed',
+      `PostgresRunStore: the row of run ${JSON.stringify(runId)} holds the state of run ${JSON.stringify(checked.runId)} (copied or restored under the wrong id?). ` +
+        `Nothing of it ran. Fix or remove that row of toolwright_runs before resuming ${JSON.stringify(runId)}.`,
+    );
+  }
+  return { state: checked, revision: Number(row.revision) };
 }

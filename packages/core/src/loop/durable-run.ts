@@ -4,6 +4,7 @@ import { signRunState, type RunStateSecret, type SignedRunState } from '../appro
 import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approval/run-store';
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
 import { storeFailure } from './store-failure';
+import { RunStateError } from '../approval/run-state-error';
 
 /** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
@@ -51,13 +52,13 @@ export class DurableRun {
   /** A new run, saved as `'running'` (claimed by this process) before the first request. */
   static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined): Promise<DurableRun> {
     const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
-    const stored = await call(state.runId, 'create', () => store.create(state));
+    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => store.create(state)));
     return new DurableRun(store, stored, secret);
   }
 
   /** A run this process has just claimed. */
-  static claimed(store: RunStore, stored: StoredRun, secret: RunStateSecret | undefined): DurableRun {
-    return new DurableRun(store, stored, secret);
+  static claimed(store: RunStore, runId: string, stored: StoredRun, secret: RunStateSecret | undefined): DurableRun {
+    return new DurableRun(store, ownRun(runId, 'claim', stored), secret);
   }
 
   get runId(): string {
@@ -141,8 +142,9 @@ export class DurableRun {
     return this.serially(async () => {
       if (this.lostClaim) throw this.lostClaim;
       try {
-        this.stored = await this.store.save(state, this.stored.revision);
+        this.stored = ownRun(this.runId, 'save', await this.store.save(state, this.stored.revision));
       } catch (error) {
+        if (error instanceof RunStateError) throw error;
         // Refused at our revision: someone else has written the run since, so the claim is theirs.
         if (error instanceof RunConflictError) this.lose(error, 'save');
         throw this.lostClaim ?? storeFailure(this.runId, 'save', error);
@@ -185,4 +187,19 @@ async function call<T>(runId: string, operation: RunStoreOperation, op: () => Pr
   } catch (error) {
     throw storeFailure(runId, operation, error);
   }
+}
+
+/**
+ * `stored`, the store's answer to `operation` on the run `runId`, if it is that run. A store that
+ * answers with another run's state (a row copied under the wrong id, a store with a bug) would
+ * have this run decide, run and journal the other's calls: refused before anything of it is used.
+ */
+export function ownRun(runId: string, operation: RunStoreOperation, stored: StoredRun): StoredRun {
+  const found = (stored as StoredRun | undefined)?.state?.runId;
+  if (found === runId) return stored;
+  throw new RunStateError(
+    'malformed',
+    `Run ${JSON.stringify(runId)}: the store answered ${operation} with the state of ${typeof found === 'string' ? `run ${JSON.stringify(found)}` : 'no run'}, not this run's. ` +
+      'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
+  );
 }

@@ -6,7 +6,7 @@ import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
 import { modelMessages, readsAsDenial } from '../execution/messages';
-import { DurableRun } from './durable-run';
+import { DurableRun, ownRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
 import { keyProblem } from '../approval/storable-key';
@@ -62,10 +62,13 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   const { store } = options;
   const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
   // An id no store can hold names no run: refused as unknown, never sent to the store.
-  const loaded = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  const found = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  // The decisions are checked against the pending calls of this run, never another's.
+  const loaded = found && ownRun(runId, 'load', found);
   const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);
   const claimed = await storeCall(runId, 'claim', () => store.claim(runId, { expectedRevision: loaded!.revision }));
-  const run = DurableRun.claimed(store, claimed, options.secret);
+  // A claim answered with another run's state is refused too; the claim the store took lapses with its lease.
+  const run = DurableRun.claimed(store, runId, claimed, options.secret);
   try {
     const journaled = await run.journaled();
     const presets: EngineResume['presets'] = [];
