@@ -3,6 +3,7 @@ import {
   RunConflictError,
   RunStateError,
   checkJournalResult,
+  checkJournaledEntry,
   checkRunState,
   checkRunStoreOptions,
   keyProblem,
@@ -121,20 +122,22 @@ export class PostgresRunStore implements RunStore {
     );
     if (rows[0]) return { result: JSON.parse(text), recorded: true };
     const journaled = await this.journaledResult(runId, checked.tool_use_id);
-    // A journal row is never deleted, so the conflicting row is there to read.
+    // A journal row is never deleted, so the conflicting row is there to read (and checked by `journaledResult`).
     return { result: journaled as ToolResultBlockParam, recorded: false };
   }
 
   async journaledResult(runId: string, toolUseId: string): Promise<ToolResultBlockParam | undefined> {
     if (keyProblem(runId) || keyProblem(toolUseId)) return undefined;
     const { rows } = await this.query('SELECT result FROM toolwright_results WHERE run_id = $1 AND tool_use_id = $2', [runId, toolUseId]);
-    return rows[0] && JSON.parse(String(rows[0].result));
+    return rows[0] && checkJournaledEntry(String(rows[0].result), runId, toolUseId);
   }
 
   async journaledResults(runId: string): Promise<Map<string, ToolResultBlockParam>> {
     if (keyProblem(runId)) return new Map();
     const { rows } = await this.query('SELECT tool_use_id, result FROM toolwright_results WHERE run_id = $1 ORDER BY seq', [runId]);
-    return new Map(rows.map((row) => [row.tool_use_id as string, JSON.parse(String(row.result)) as ToolResultBlockParam]));
+    // Each row checked against its own key: a row holding another call's result would answer that
+    // call twice and leave its own call to run again.
+    return new Map(rows.map((row) => [String(row.tool_use_id), checkJournaledEntry(String(row.result), runId, String(row.tool_use_id))]));
   }
 
   private async replace(state: RunState, expectedRevision: number, leased: boolean): Promise<StoredRun> {

@@ -5,6 +5,7 @@ import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approv
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
 import { storeFailure } from './store-failure';
 import { RunStateError } from '../approval/run-state-error';
+import { checkJournaledEntry } from '../approval/journal-result';
 
 /** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
@@ -92,16 +93,23 @@ export class DurableRun {
   async journal(result: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     try {
       const recorded = await this.store.recordResult(this.runId, result);
+      // The store's answer must be this call's result (ours, or the one journaled first).
+      const answer = checkJournaledEntry(recorded?.result, this.runId, result.tool_use_id);
       this.unjournaled.delete(result.tool_use_id);
-      return recorded.result;
+      return answer;
     } catch (error) {
+      if (error instanceof RunStateError) throw error;
       this.unjournaled.set(result.tool_use_id, result);
       throw storeFailure(this.runId, 'recordResult', error);
     }
   }
 
   async journaled(): Promise<Map<string, ToolResultBlockParam>> {
-    return call(this.runId, 'journaledResults', () => this.store.journaledResults(this.runId));
+    const journaled = await call(this.runId, 'journaledResults', () => this.store.journaledResults(this.runId));
+    // Whatever store answered: an entry that is not its own key's result would answer another call
+    // twice and leave its own call to run again.
+    for (const [toolUseId, result] of journaled) checkJournaledEntry(result, this.runId, toolUseId);
+    return journaled;
   }
 
   /** The saved state, signed, for a state that travels outside the server; undefined without a `secret`. */

@@ -6,7 +6,8 @@ import { refundTools, replayClient } from './fixtures/refunds';
 
 // Whatever store a run is kept in, the loop uses only answers about the run it asked for: a custom
 // store with a bug (or a database row copied under the wrong id) that answers with another run's
-// state is refused with a RunStateError naming the run, before anything of it runs.
+// state, or with another call's result under a call's key, is refused with a RunStateError naming
+// the run (and the call), before anything of it runs.
 
 const MODEL = 'claude-haiku-5-5';
 const script = (id: string) => (messages: readonly MessageParam[]) =>
@@ -51,5 +52,53 @@ describe('a store that answers about another run', () => {
     expect(error).toMatchObject({ problem: 'malformed', message: expect.stringContaining(`${JSON.stringify(a)}: the store answered ${op} with the state of run ${JSON.stringify(b)}`) });
     expect(provider.ran).toEqual([]);
     expect([...(await inner.journaledResults(a)).keys(), ...(await inner.journaledResults(b)).keys()]).toEqual([]);
+  });
+});
+
+describe('a store that answers a call with another call’s result', () => {
+  it('journaledResults: the journaled call does not run again and no call is answered twice', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    await inner.recordResult(a, { type: 'tool_result', tool_use_id: 'toolu_a', content: 'refunded before' });
+    const store = lying(inner, {
+      journaledResults: async (id) => new Map([['toolu_a', { type: 'tool_result', tool_use_id: 'toolu_a_b', content: 'refunded before' }]]),
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeToolLoop({
+      client: replayClient(script('toolu_a')),
+      model: MODEL,
+      tools,
+      store,
+      runId: a,
+      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call, "toolu_a_b"`);
+    expect(provider.ran).toEqual([]);
+  });
+
+  it('recordResult: an answer for another call ends the run with a RunStateError, not a second answer', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    const store = lying(inner, {
+      recordResult: async (id, result) => ({ result: { ...result, tool_use_id: 'toolu_a_b' }, recorded: true }),
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeToolLoop({
+      client: replayClient(script('toolu_a')),
+      model: MODEL,
+      tools,
+      store,
+      runId: a,
+      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call`);
+    // The first write ran; its answer could not be kept, so nothing after it started.
+    expect(provider.ran).toEqual(['toolu_a']);
   });
 });
