@@ -113,7 +113,22 @@ async function adoptSignedState(store: RunStore, signed: SignedRunState, secret:
   try {
     await store.create(state);
   } catch (error) {
-    if (!(error instanceof RunConflictError && error.problem === 'exists')) throw error;
+    // Already there (an earlier resume of the same state took it in): resumed from the store.
+    if (error instanceof RunConflictError && error.problem === 'exists') return state.runId;
+    // Any other failure is the store's, reported as every store failure is: typed, with the run id
+    // (the store's own answers, a malformed state say, stay what they are).
+    const failure = storeFailure(state.runId, 'create', error);
+    if (!(failure instanceof RunStoreError)) throw failure;
+    throw new RunStoreError(
+      'store_failed',
+      state.runId,
+      'create',
+      false,
+      [],
+      `Run ${JSON.stringify(state.runId)} was not resumed: its store failed on create, taking in the signed state (${error instanceof Error ? error.message : String(error)}). ` +
+        'Nothing ran and nothing was claimed: resume with the same state again once the store answers.',
+      { cause: error },
+    );
   }
   return state.runId;
 }

