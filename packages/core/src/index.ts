@@ -61,5 +61,5 @@ export {
   type RunStoreOperation,
   type RunStoreProblem,
 } from './approval/run-store-errors';
-export { checkJournalResult } from './approval/journal-result';
+export { checkJournalResult, checkJournaledEntry } from './approval/journal-result';
 export { InMemoryRunStore } from './approval/in-memory-run-store';

@@ -1,7 +1,9 @@
 import {
   RunClaimError,
   RunConflictError,
+  RunStateError,
   checkJournalResult,
+  checkJournaledEntry,
   checkRunState,
   checkRunStoreOptions,
   keyProblem,
@@ -54,7 +56,7 @@ export class PostgresRunStore implements RunStore {
        ON CONFLICT (run_id) DO NOTHING RETURNING state, status, revision`,
       [checked.runId, jsonText(checked), checked.status, this.leaseFor(checked)],
     );
-    if (rows[0]) return stored(rows[0]);
+    if (rows[0]) return stored(rows[0], checked.runId);
     const current = await this.current(checked.runId);
     throw RunConflictError.exists(checked.runId, current?.revision ?? 0);
   }
@@ -63,7 +65,7 @@ export class PostgresRunStore implements RunStore {
     // A key no store can hold names no run; sent as a parameter it would fail (NUL) or be altered (a lone surrogate).
     if (keyProblem(runId)) return undefined;
     const { rows } = await this.query('SELECT state, status, revision FROM toolwright_runs WHERE run_id = $1', [runId]);
-    return rows[0] && stored(rows[0]);
+    return rows[0] && stored(rows[0], runId);
   }
 
   save(state: RunState, expectedRevision: number): Promise<StoredRun> {
@@ -99,7 +101,7 @@ export class PostgresRunStore implements RunStore {
          RETURNING state, status, revision`,
         [runId, now + this.claimLeaseMs, now, options.expectedRevision ?? null],
       );
-      if (rows[0]) return stored(rows[0]);
+      if (rows[0]) return stored(rows[0], runId);
       const current = await this.current(runId);
       if (!current) throw RunClaimError.unknownRun(runId);
       if (current.status === 'finished') throw RunClaimError.finished(runId);
@@ -120,20 +122,22 @@ export class PostgresRunStore implements RunStore {
     );
     if (rows[0]) return { result: JSON.parse(text), recorded: true };
     const journaled = await this.journaledResult(runId, checked.tool_use_id);
-    // A journal row is never deleted, so the conflicting row is there to read.
+    // A journal row is never deleted, so the conflicting row is there to read (and checked by `journaledResult`).
     return { result: journaled as ToolResultBlockParam, recorded: false };
   }
 
   async journaledResult(runId: string, toolUseId: string): Promise<ToolResultBlockParam | undefined> {
     if (keyProblem(runId) || keyProblem(toolUseId)) return undefined;
     const { rows } = await this.query('SELECT result FROM toolwright_results WHERE run_id = $1 AND tool_use_id = $2', [runId, toolUseId]);
-    return rows[0] && JSON.parse(String(rows[0].result));
+    return rows[0] && checkJournaledEntry(String(rows[0].result), runId, toolUseId);
   }
 
   async journaledResults(runId: string): Promise<Map<string, ToolResultBlockParam>> {
     if (keyProblem(runId)) return new Map();
     const { rows } = await this.query('SELECT tool_use_id, result FROM toolwright_results WHERE run_id = $1 ORDER BY seq', [runId]);
-    return new Map(rows.map((row) => [row.tool_use_id as string, JSON.parse(String(row.result)) as ToolResultBlockParam]));
+    // Each row checked against its own key: a row holding another call's result would answer that
+    // call twice and leave its own call to run again.
+    return new Map(rows.map((row) => [String(row.tool_use_id), checkJournaledEntry(String(row.result), runId, String(row.tool_use_id))]));
   }
 
   private async replace(state: RunState, expectedRevision: number, leased: boolean): Promise<StoredRun> {
@@ -143,7 +147,7 @@ export class PostgresRunStore implements RunStore {
        WHERE run_id = $1 AND revision = $5::integer RETURNING state, status, revision`,
       [checked.runId, jsonText(checked), checked.status, leased ? this.leaseFor(checked) : null, expectedRevision],
     );
-    if (rows[0]) return stored(rows[0]);
+    if (rows[0]) return stored(rows[0], checked.runId);
     return this.refuseWrite(checked.runId, expectedRevision);
   }
 
@@ -185,9 +189,20 @@ export class PostgresRunStore implements RunStore {
 
 /**
  * A row read back is data from outside the process: checked, so a corrupt or foreign row fails
- * loudly. `status` is the row's own column (a claim changes only it), the rest the state's text.
+ * loudly. `status` is the row's own column (a claim changes only it), the rest the state's text,
+ * which must be the state of `runId`, the run the row is kept under: a state of another run
+ * (a row copied or restored under the wrong id) would have a resume of one run decide, run and
+ * journal the calls of another.
  */
-function stored(row: Record<string, unknown>): StoredRun {
+function stored(row: Record<string, unknown>, runId: string): StoredRun {
   const state = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
-  return { state: checkRunState({ ...state, ...(row.status != null && { status: row.status }) }), revision: Number(row.revision) };
+  const checked = checkRunState({ ...state, ...(row.status != null && { status: row.status }) });
+  if (checked.runId !== runId) {
+    throw new RunStateError(
+      'malformed',
+      `PostgresRunStore: the row of run ${JSON.stringify(runId)} holds the state of run ${JSON.stringify(checked.runId)} (copied or restored under the wrong id?). ` +
+        `Nothing of it ran. Fix or remove that row of toolwright_runs before resuming ${JSON.stringify(runId)}.`,
+    );
+  }
+  return { state: checked, revision: Number(row.revision) };
 }

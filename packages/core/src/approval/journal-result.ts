@@ -1,4 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { RunStateError } from './run-state-error';
 import { keyProblem } from './storable-key';
 
 /**
@@ -16,4 +17,35 @@ export function checkJournalResult(value: ToolResultBlockParam, runId: string): 
     throw new TypeError(`recordResult: run id ${JSON.stringify(runId)} ${typeof runId === 'string' && runId !== '' ? keyProblem(runId) : 'must be a non-empty string'}; no run has it.`);
   }
   return value;
+}
+
+/**
+ * A journal entry read back from a store, kept under `toolUseId` for the run `runId`: data from
+ * outside the process, so it must be the `tool_result` of that very call. A row that is not (a
+ * corrupt or hand-edited row, another call's result, a store with a bug) would answer the wrong
+ * call, or leave the journaled call to run again: refused as `RunStateError('malformed')`, naming
+ * the run and the call. `value` is the entry as parsed, or its JSON text.
+ */
+export function checkJournaledEntry(value: unknown, runId: string, toolUseId: string): ToolResultBlockParam {
+  let entry = value;
+  if (typeof value === 'string') {
+    try {
+      entry = JSON.parse(value);
+    } catch {
+      entry = undefined;
+    }
+  }
+  const result = entry as ToolResultBlockParam | null | undefined;
+  const what =
+    typeof result !== 'object' || result === null || result.type !== 'tool_result' || typeof result.tool_use_id !== 'string'
+      ? 'is not a tool_result block'
+      : result.tool_use_id !== toolUseId
+        ? `holds the result of another call, ${JSON.stringify(result.tool_use_id)}`
+        : undefined;
+  if (what === undefined) return result!;
+  throw new RunStateError(
+    'malformed',
+    `Run ${JSON.stringify(runId)}: the journal entry of call ${JSON.stringify(toolUseId)} ${what}, so the run cannot tell whether that call ran. ` +
+      'The run stops here, before any further call; fix or remove that entry in the store (a result the call really returned, under its own tool_use_id), then resume it.',
+  );
 }

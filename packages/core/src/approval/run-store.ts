@@ -22,7 +22,9 @@ export interface RunStoreOptions {
   /**
    * How long a `'running'` run stays claimed after its last write (claim or save). A process
    * that crashed stops writing, and after this long another may claim the run and carry on from
-   * the journal. Default 5 minutes; longer than the slowest batch of tools.
+   * the journal. Default 5 minutes; longer than the slowest batch of tools. Any length is taken:
+   * the loop renews a claim every third of the lease, but at least every 2^31-1 ms (~24.8 days,
+   * the longest timer delay), so a lease meant never to lapse is renewed that often, not every ms.
    */
   claimLeaseMs?: number;
   /** Milliseconds since the epoch; `Date.now` by default. All instances sharing a store should agree. */

@@ -4,6 +4,7 @@ import { echo } from './echo';
 // purpose: each one costs tokens on every retry. Whatever the model sent (a name, an id, a path)
 // goes through `echo`, so no message grows with the size of what the model wrote.
 
+const DENIED_WITH_REASON = 'Denied by the user: ';
 const count = (n: number) => n.toLocaleString('en-US');
 
 export const modelMessages = {
@@ -28,7 +29,7 @@ export const modelMessages = {
   internal: (tool: unknown) => `Internal error in ${echo(tool)}. It was logged; do not retry with the same input.`,
   notExecuted: (name: unknown, id: unknown) => `Not executed: an earlier call in this batch (${echo(name)}, ${echo(id)}) failed.`,
   /** A person's reason is theirs, not the model's: it is not echoed. */
-  denied: (reason: string | undefined) => (reason ? `Denied by the user: ${reason}` : 'Denied by the user.'),
+  denied: (reason: string | undefined) => (reason ? `${DENIED_WITH_REASON}${reason}` : 'Denied by the user.'),
   timedOut: (ms: number, isWrite: boolean) =>
     `Timed out after ${ms} ms.` + (isWrite ? ' This write may or may not have taken effect; check before retrying.' : ''),
   cancelled: (wasRunning: boolean, isWrite: boolean) =>
@@ -38,3 +39,12 @@ export const modelMessages = {
     `[${type} not shown: ${count(chars)} characters, over the ${count(budget)} left for this result]`,
   blocksOmitted: (n: number, max: number) => `[${n} more images or documents not shown: at most ${max} per result]`,
 };
+
+/**
+ * Whether `result` reads as a person's denial (`modelMessages.denied`). Only meaningful for a
+ * call that waited for approval: a tool of its own could answer the same text.
+ */
+export function readsAsDenial(result: { content?: unknown; is_error?: boolean }): boolean {
+  const { content } = result;
+  return result.is_error === true && typeof content === 'string' && (content === modelMessages.denied(undefined) || content.startsWith(DENIED_WITH_REASON));
+}

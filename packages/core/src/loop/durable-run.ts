@@ -4,6 +4,11 @@ import { signRunState, type RunStateSecret, type SignedRunState } from '../appro
 import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approval/run-store';
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
 import { storeFailure } from './store-failure';
+import { RunStateError } from '../approval/run-state-error';
+import { checkJournaledEntry } from '../approval/journal-result';
+
+/** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /** What became of the run after a failure this process observed. */
 export interface Interruption {
@@ -13,6 +18,19 @@ export interface Interruption {
   unjournaled: string[];
   /** Why the claim could not be kept, when it was lost. */
   lost?: RunStoreError;
+  /** Why the run could not be released, when it was not (and its claim was not lost). */
+  failure?: unknown;
+}
+
+/**
+ * A store call the run stopped waiting for: the run was aborted while the store had not answered
+ * it (a pool with no free connection, a lock wait, a half-open connection). Whether it took effect
+ * is unknown, so no further call is made to that store by this run.
+ */
+export class StoreSilence extends Error {
+  constructor(readonly operation: RunStoreOperation) {
+    super(`the store did not answer ${operation} before the run was aborted, so whether it took effect is unknown`);
+  }
 }
 
 /**
@@ -20,7 +38,7 @@ export interface Interruption {
  * process can carry on after a crash) and the journal of results (so no call runs twice).
  * Every save names the revision this process last wrote: a process whose claim lapsed and was
  * taken over fails its next save instead of overwriting the newer run. While the run is held, a
- * heartbeat renews the claim every third of the lease; a renewal that fails means the claim may
+ * heartbeat renews the claim every third of the lease (at most every 2^31-1 ms, ~24.8 days); a renewal that fails means the claim may
  * be someone else's, and `lost` then stops the run before its next call. Writes of the run go
  * one at a time, so a renewal never races a save for the revision.
  */
@@ -31,6 +49,11 @@ export class DurableRun {
   private writes: Promise<unknown> = Promise.resolve();
   /** Results of completed calls the store did not take: journaled again before the claim is released. */
   private readonly unjournaled = new Map<string, ToolResultBlockParam>();
+  private readonly lease: number;
+  /** The run's signal: a store call unanswered when it aborts is given up (`answered`). */
+  private signal: AbortSignal | undefined;
+  /** Set once a store call was given up: the store is not answering, and is not called again. */
+  private silence: StoreSilence | undefined;
 
   private constructor(
     private readonly store: RunStore,
@@ -38,21 +61,35 @@ export class DurableRun {
     private readonly secret: RunStateSecret | undefined,
   ) {
     const lease = Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
-    this.heartbeat = setInterval(() => this.renew(), Math.max(1, Math.floor(lease / 3)));
+    this.lease = lease;
+    // Capped: timers run a delay over 2^31-1 ms after 1 ms instead, which would renew a lease of
+    // more than ~74 days every millisecond. Renewing every ~24.8 days still keeps such a lease alive.
+    this.heartbeat = setInterval(() => this.renew(), Math.min(MAX_TIMER_DELAY_MS, Math.max(1, Math.floor(lease / 3))));
     // A heartbeat alone never keeps the process alive; the run's own work does.
     this.heartbeat.unref();
   }
 
   /** A new run, saved as `'running'` (claimed by this process) before the first request. */
-  static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined): Promise<DurableRun> {
+  static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined, signal?: AbortSignal): Promise<DurableRun> {
     const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
-    const stored = await call(state.runId, 'create', () => store.create(state));
-    return new DurableRun(store, stored, secret);
+    // An abort gives up a create the store does not answer: nothing ran, and a run it did save lapses with its lease.
+    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => untilAbort('create', () => store.create(state), signal, store.claimLeaseMs)));
+    const run = new DurableRun(store, stored, secret);
+    if (signal) run.follow(signal);
+    return run;
+  }
+
+  /**
+   * From now on a store call still unanswered when `signal` aborts is given up, so an abort
+   * settles the run even while its store hangs; see `answered`.
+   */
+  follow(signal: AbortSignal): void {
+    this.signal = signal;
   }
 
   /** A run this process has just claimed. */
-  static claimed(store: RunStore, stored: StoredRun, secret: RunStateSecret | undefined): DurableRun {
-    return new DurableRun(store, stored, secret);
+  static claimed(store: RunStore, runId: string, stored: StoredRun, secret: RunStateSecret | undefined): DurableRun {
+    return new DurableRun(store, ownRun(runId, 'claim', stored), secret);
   }
 
   get runId(): string {
@@ -85,17 +122,27 @@ export class DurableRun {
   /** Journals a call's result; when one was journaled first, that one is the answer. */
   async journal(result: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     try {
-      const recorded = await this.store.recordResult(this.runId, result);
+      const recorded = await this.answered('recordResult', () => this.store.recordResult(this.runId, result));
+      // The store's answer must be this call's result (ours, or the one journaled first).
+      const answer = checkJournaledEntry(recorded?.result, this.runId, result.tool_use_id);
       this.unjournaled.delete(result.tool_use_id);
-      return recorded.result;
+      return answer;
     } catch (error) {
+      if (error instanceof RunStateError) throw error;
+      // Failed or given up unanswered, the entry may or may not have landed: the call is named as
+      // unjournaled, and a resume reads the journal first (a landed entry is the answer; only a
+      // missing one runs the call again, with the same ctx.toolUseId).
       this.unjournaled.set(result.tool_use_id, result);
       throw storeFailure(this.runId, 'recordResult', error);
     }
   }
 
   async journaled(): Promise<Map<string, ToolResultBlockParam>> {
-    return call(this.runId, 'journaledResults', () => this.store.journaledResults(this.runId));
+    const journaled = await call(this.runId, 'journaledResults', () => this.answered('journaledResults', () => this.store.journaledResults(this.runId)));
+    // Whatever store answered: an entry that is not its own key's result would answer another call
+    // twice and leave its own call to run again.
+    for (const [toolUseId, result] of journaled) checkJournaledEntry(result, this.runId, toolUseId);
+    return journaled;
   }
 
   /** The saved state, signed, for a state that travels outside the server; undefined without a `secret`. */
@@ -113,7 +160,12 @@ export class DurableRun {
   async interrupt(messages: readonly MessageParam[], used: RunBudgetsUsed): Promise<Interruption> {
     this.stopHeartbeat();
     await this.writes;
-    const outcome = (released: boolean): Interruption => ({ released, unjournaled: [...this.unjournaled.keys()], ...(this.lostClaim && { lost: this.lostClaim }) });
+    const outcome = (released: boolean, failure?: unknown): Interruption => ({
+      released,
+      unjournaled: [...this.unjournaled.keys()],
+      ...(this.lostClaim && { lost: this.lostClaim }),
+      ...(failure !== undefined && { failure }),
+    });
     if (!this.held) return outcome(false);
     if (this.lostClaim) return outcome(false);
     try {
@@ -123,11 +175,11 @@ export class DurableRun {
       const state = settled
         ? createRunState({ runId: this.runId, owner: this.stored.state.owner, status: 'running', messages: structuredClone([...messages]), pending: [], used })
         : { ...this.stored.state, status: 'running' as const };
-      this.stored = await this.store.release(state, this.stored.revision);
+      this.stored = await this.answered('release', () => this.store.release(state, this.stored.revision));
       this.held = false;
       return outcome(true);
-    } catch {
-      return outcome(false);
+    } catch (error) {
+      return outcome(false, error);
     }
   }
 
@@ -136,8 +188,9 @@ export class DurableRun {
     return this.serially(async () => {
       if (this.lostClaim) throw this.lostClaim;
       try {
-        this.stored = await this.store.save(state, this.stored.revision);
+        this.stored = ownRun(this.runId, 'save', await this.answered('save', () => this.store.save(state, this.stored.revision)));
       } catch (error) {
+        if (error instanceof RunStateError) throw error;
         // Refused at our revision: someone else has written the run since, so the claim is theirs.
         if (error instanceof RunConflictError) this.lose(error, 'save');
         throw this.lostClaim ?? storeFailure(this.runId, 'save', error);
@@ -151,8 +204,9 @@ export class DurableRun {
 
   private renew(): void {
     // The revision is read once the writes before this renewal are done: it is the one held now.
-    this.serially(() => (this.held ? this.store.renew(this.runId, this.stored.revision) : Promise.resolve())).catch((error: unknown) => {
-      if (this.held) this.lose(error, 'renew');
+    this.serially(() => (this.held ? this.answered('renew', () => this.store.renew(this.runId, this.stored.revision)) : Promise.resolve())).catch((error: unknown) => {
+      // A renewal given up at an abort says nothing of the claim: the run ends on the silence instead.
+      if (this.held && !(error instanceof StoreSilence)) this.lose(error, 'renew');
     });
   }
 
@@ -164,6 +218,20 @@ export class DurableRun {
   private stopHeartbeat(): void {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
+  }
+
+  /**
+   * A store call of the held run, given up (rejected with `StoreSilence`) if the run is aborted
+   * before the store answers, so no await on the store outlives an abort. Once one is given up the
+   * store is not called again by this run: the claim is left to lapse with its lease, and the
+   * error says so (`released: false`). A call made after the abort (saving and releasing the
+   * aborted run) is waited for, but not past the lease: by then the claim is gone anyway.
+   */
+  private answered<T>(operation: RunStoreOperation, op: () => Promise<T>): Promise<T> {
+    if (this.silence) return Promise.reject(this.silence);
+    return untilAbort(operation, op, this.signal, this.lease, (silence) => {
+      this.silence ??= silence;
+    });
   }
 
   private serially<T>(op: () => Promise<T>): Promise<T> {
@@ -180,4 +248,54 @@ async function call<T>(runId: string, operation: RunStoreOperation, op: () => Pr
   } catch (error) {
     throw storeFailure(runId, operation, error);
   }
+}
+
+/**
+ * `stored`, the store's answer to `operation` on the run `runId`, if it is that run. A store that
+ * answers with another run's state (a row copied under the wrong id, a store with a bug) would
+ * have this run decide, run and journal the other's calls: refused before anything of it is used.
+ */
+export function ownRun(runId: string, operation: RunStoreOperation, stored: StoredRun): StoredRun {
+  const found = (stored as StoredRun | undefined)?.state?.runId;
+  if (found === runId) return stored;
+  throw new RunStateError(
+    'malformed',
+    `Run ${JSON.stringify(runId)}: the store answered ${operation} with the state of ${typeof found === 'string' ? `run ${JSON.stringify(found)}` : 'no run'}, not this run's. ` +
+      'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
+  );
+}
+
+/**
+ * `op()`, or a `StoreSilence` if `signal` aborts before it settles; made after the abort, it is
+ * given `leaseMs` to settle instead. The store call itself cannot be cancelled: its late answer
+ * is dropped (revisions fence a late save; a late journal entry is found by the next resume).
+ */
+function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signal: AbortSignal | undefined, leaseMs: number, onSilence?: (silence: StoreSilence) => void): Promise<T> {
+  if (!signal) return op();
+  const pending = op();
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => {
+      signal.removeEventListener('abort', giveUp);
+      clearTimeout(timer);
+    };
+    function giveUp() {
+      done();
+      const silence = new StoreSilence(operation);
+      onSilence?.(silence);
+      reject(silence);
+    }
+    if (signal.aborted) timer = setTimeout(giveUp, Math.min(MAX_TIMER_DELAY_MS, Math.max(1, leaseMs)));
+    else signal.addEventListener('abort', giveUp, { once: true });
+    pending.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
 }

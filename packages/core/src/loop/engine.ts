@@ -126,7 +126,9 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       usage.cacheCreationInputTokens = used.usage.cacheCreationInputTokens;
       usage.cacheReadInputTokens = used.usage.cacheReadInputTokens;
     }
-    const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret, options.owner) : undefined);
+    const run = resume?.run ?? (options.store ? await DurableRun.start(options.store, messages, options.secret, options.owner, signal) : undefined);
+    // An abort settles the run even while its store hangs: a store call unanswered then is given up.
+    run?.follow(signal);
     const spent = (): RunBudgetsUsed => ({ turns, usage: { ...usage }, elapsedMs: Date.now() - started });
     Object.assign(holding, { run, spent });
 
@@ -154,7 +156,7 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     const release = async (held: DurableRun) => {
       const after = await held.interrupt(messages, spent());
       if (after.released) return;
-      throw after.lost ?? storeFailure(held.runId, 'release', new Error('the store refused to release the aborted run'), 'store_failed', after);
+      throw after.lost ?? storeFailure(held.runId, 'release', after.failure ?? new Error('the store refused to release the aborted run'), 'store_failed', after);
     };
     const stop = (limit: ToolLoopLimit, notExecuted: string[]): Promise<ToolLoopResult> => {
       const at = Date.now();

@@ -5,8 +5,8 @@ import { verifyRunState } from '../approval/run-state-signature';
 import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
-import { modelMessages } from '../execution/messages';
-import { DurableRun } from './durable-run';
+import { modelMessages, readsAsDenial } from '../execution/messages';
+import { DurableRun, ownRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
 import { keyProblem } from '../approval/storable-key';
@@ -62,14 +62,24 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   const { store } = options;
   const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
   // An id no store can hold names no run: refused as unknown, never sent to the store.
-  const loaded = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  const found = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  // The decisions are checked against the pending calls of this run, never another's.
+  const loaded = found && ownRun(runId, 'load', found);
   const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);
   const claimed = await storeCall(runId, 'claim', () => store.claim(runId, { expectedRevision: loaded!.revision }));
-  const run = DurableRun.claimed(store, claimed, options.secret);
+  // A claim answered with another run's state is refused too; the claim the store took lapses with its lease.
+  const run = DurableRun.claimed(store, runId, claimed, options.secret);
   try {
     const journaled = await run.journaled();
     const presets: EngineResume['presets'] = [];
-    for (const result of journaled.values()) presets.push({ result, failed: false });
+    // A denial answers a call as a failed write (the calls after it halt), on every attempt: a denial
+    // journaled by an attempt that died is still one. It is told from what was journaled, not from
+    // this attempt's decisions (a retry may decide otherwise, but the journaled answer stands).
+    // Only a call that waited for approval can have been denied: no other call's own error is
+    // mistaken for one, and a call waiting for approval never ran before its decision, so its
+    // journaled denial text is the denial unless its tool, once approved, answered that very text.
+    const waited = new Set(claimed.state.pending.map((call) => call.toolUseId));
+    for (const result of journaled.values()) presets.push({ result, failed: waited.has(result.tool_use_id) && readsAsDenial(result) });
     for (const { call, decision } of decided) {
       if (decision.approve || journaled.has(call.toolUseId)) continue;
       const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: modelMessages.denied(decision.reason), is_error: true };
@@ -103,7 +113,22 @@ async function adoptSignedState(store: RunStore, signed: SignedRunState, secret:
   try {
     await store.create(state);
   } catch (error) {
-    if (!(error instanceof RunConflictError && error.problem === 'exists')) throw error;
+    // Already there (an earlier resume of the same state took it in): resumed from the store.
+    if (error instanceof RunConflictError && error.problem === 'exists') return state.runId;
+    // Any other failure is the store's, reported as every store failure is: typed, with the run id
+    // (the store's own answers, a malformed state say, stay what they are).
+    const failure = storeFailure(state.runId, 'create', error);
+    if (!(failure instanceof RunStoreError)) throw failure;
+    throw new RunStoreError(
+      'store_failed',
+      state.runId,
+      'create',
+      false,
+      [],
+      `Run ${JSON.stringify(state.runId)} was not resumed: its store failed on create, taking in the signed state (${error instanceof Error ? error.message : String(error)}). ` +
+        'Nothing ran and nothing was claimed: resume with the same state again once the store answers.',
+      { cause: error },
+    );
   }
   return state.runId;
 }

@@ -15,6 +15,7 @@ describe('exactly once across approval, crashes and resumes (property)', () => {
     expect(tally.eagerBeforeApproval).toBeGreaterThan(0);
     expect(tally.approved).toBeGreaterThan(0);
     expect(tally.denied).toBeGreaterThan(0);
+    expect(tally.deniedReadBeforeMore).toBeGreaterThan(0);
   });
 
   it('leaves a transcript the scripted server accepts when it is sent again', async () => {

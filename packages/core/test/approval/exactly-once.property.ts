@@ -26,6 +26,7 @@ import { connectionLost, faultyStore, type Fault, type StoreOperation } from './
 // `ledger`), and the run is carried on from the store as a retried request would. The one point
 // not simulated is between a write's own side effect and its journal entry: that window is what
 // `ctx.toolUseId` as a downstream idempotency key covers (docs/approval-and-stores.md).
+// Reads may ask for approval too (look_up of the vault order), so a denied read is exercised.
 // Each attempt, start or resume, is at random the plain or the streamed form, its events read
 // as Server-Sent Events: the guarantees do not depend on which. The container always has tools
 // that may ask for approval, and streamed attempts still start reads early (DESIGN.md "Eager
@@ -46,10 +47,10 @@ class Crash extends Error {
   }
 }
 
-type CallSpec = { tool: 'look_up' } | { tool: 'refund'; amount: number } | { tool: 'note' } | { tool: 'wipe'; keep: boolean };
+type CallSpec = { tool: 'look_up'; asks: boolean } | { tool: 'refund'; amount: number } | { tool: 'note' } | { tool: 'wipe'; keep: boolean };
 
 const callSpec: fc.Arbitrary<CallSpec> = fc.oneof(
-  fc.constant({ tool: 'look_up' as const }),
+  fc.record({ tool: fc.constant('look_up' as const), asks: fc.boolean() }),
   fc.record({ tool: fc.constant('refund' as const), amount: fc.constantFrom(5, 13, 200) }),
   fc.constant({ tool: 'note' as const }),
   fc.record({ tool: fc.constant('wipe' as const), keep: fc.boolean() }),
@@ -79,6 +80,7 @@ export type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never
 function block(spec: CallSpec, id: string) {
   switch (spec.tool) {
     case 'look_up':
+      return toolUse(id, 'look_up', { order: spec.asks ? 'A-7777' : 'A-1001' });
     case 'note':
       return toolUse(id, spec.tool, { order: 'A-1001' });
     case 'refund':
@@ -91,6 +93,7 @@ function block(spec: CallSpec, id: string) {
 /** Whether the call must be approved before it runs, from the fixture's rules. */
 function needsApproval(spec: CallSpec, policy: ApprovalPolicy): boolean {
   if (spec.tool === 'wipe') return !spec.keep;
+  if (spec.tool === 'look_up') return spec.asks;
   return spec.tool === 'refund' && spec.amount !== 13 && policy === 'writes';
 }
 
@@ -272,9 +275,10 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
 
 /**
  * Runs where a read started early in a batch that then waited for approval (the case the eager
- * rule changed), and the decisions the runs were given: approvals and denials both.
+ * rule changed), the decisions the runs were given (approvals and denials both), and denied
+ * reads with calls after them in their batch.
  */
-export const tally = { eagerBeforeApproval: 0, approved: 0, denied: 0 };
+export const tally = { eagerBeforeApproval: 0, approved: 0, denied: 0, deniedReadBeforeMore: 0 };
 
 export function checkRun(s: Scenario, outcome: Outcome): void {
   const { messages, ledger, decided, violations, events, unjournaled } = outcome;
@@ -283,7 +287,7 @@ export function checkRun(s: Scenario, outcome: Outcome): void {
   for (const event of events) {
     if (event.type !== 'tool_start' || !event.eager) continue;
     const [, t, i] = event.toolUseId.split('_').map(Number);
-    expect(s.batches[t].slice(0, i + 1).every((spec) => spec.tool === 'look_up')).toBe(true);
+    expect(s.batches[t].slice(0, i + 1).every((spec) => spec.tool === 'look_up' && !needsApproval(spec, s.policy))).toBe(true);
     if (s.batches[t].some((spec) => needsApproval(spec, s.policy))) tally.eagerBeforeApproval++;
   }
   // Writes at most once per tool_use_id, whatever crashed or failed where, but for a write a
@@ -306,6 +310,19 @@ export function checkRun(s: Scenario, outcome: Outcome): void {
   for (const id of asked) expect(answers.get(id)).toHaveLength(1);
   expect(answers.size).toBe(asked.length);
   for (const decision of Object.values(decided)) tally[decision.approve ? 'approved' : 'denied']++;
+  // A denial counts as a failed write, a denied read's too: nothing after it in its batch runs,
+  // however many attempts the batch took.
+  for (const [t, batch] of s.batches.entries()) {
+    const denied = batch.findIndex((_, i) => decided[`toolu_${t}_${i}`]?.approve === false);
+    if (denied < 0) continue;
+    if (batch[denied].tool === 'look_up' && denied < batch.length - 1) tally.deniedReadBeforeMore++;
+    for (let i = denied + 1; i < batch.length; i++) {
+      const id = `toolu_${t}_${i}`;
+      expect({ id, ran: ledger.includes(id) }).toEqual({ id, ran: false });
+      // Halted, or denied itself (every denial of the batch is answered before any call runs).
+      expect(answers.get(id)![0].content).toMatch(decided[id]?.approve === false ? /^Denied by the user/ : /^Not executed/);
+    }
+  }
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
     // An approved call is not answered as denied, and whatever is answered as done really ran.

@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { Matches } from 'class-validator';
+import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, defineToolManifest, resumeToolLoop, runToolLoop, type RunStore, type ToolContext } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
+import { answersById, replayClient } from './fixtures/refunds';
+
+// A denied call counts as a failed write: the rest of its batch halts (DESIGN.md,
+// approval-and-stores.md). A resume journals its denials before the batch runs, so a resume that
+// died after that leaves the denial in the journal, and the next attempt answers the call from
+// there. That answer must still halt the batch: for a denied *read* (a read tool with `approval`)
+// nothing else marks the call as a failed write, and the write after it would run on recovery.
+
+const MODEL = 'claude-haiku-5-5';
+const LEASE = 1_000;
+
+class Bank {
+  ran: string[] = [];
+
+  /** A read that always asks (it reveals a secret). */
+  @Tool({ name: 'reveal', effect: 'read', approval: true })
+  async reveal(@Param() key: string, @Ctx() ctx: ToolContext) {
+    this.ran.push(ctx.toolUseId);
+    return `revealed ${key}`;
+  }
+
+  /** A write that needs no approval of its own. */
+  @Tool({ name: 'transfer', effect: 'write' })
+  async transfer(@Param() key: string, @Ctx() ctx: ToolContext) {
+    this.ran.push(ctx.toolUseId);
+    return `transferred ${key}`;
+  }
+}
+
+class KeyInput {
+  @Matches(/^[a-z-]+$/)
+  key!: string;
+}
+
+const manifest = defineToolManifest(
+  (['reveal', 'transfer'] as const).map((name) => ({
+    provider: Bank,
+    method: name,
+    definition: {
+      name,
+      description: `${name} a key.`,
+      input_schema: { type: 'object' as const, properties: { key: { type: 'string', pattern: '^[a-z-]+$' } }, required: ['key'], additionalProperties: false },
+    },
+    effect: name === 'reveal' ? ('read' as const) : ('write' as const),
+    inputClass: KeyInput,
+    parameters: [{ kind: 'param' as const, property: 'key' }, { kind: 'ctx' as const }],
+  })),
+);
+
+const batch = turn('tool_use', toolUse('toolu_reveal', 'reveal', { key: 'secret' }), toolUse('toolu_transfer', 'transfer', { key: 'all' }));
+const script = (messages: readonly MessageParam[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('done')) : batch);
+
+/** The store as a process sees it that dies right after its first journal write completes. */
+function diesAfterFirstJournal(store: RunStore): RunStore {
+  let dead = false;
+  const alive = <T>(op: () => Promise<T>) => (dead ? Promise.reject(new Error('process died')) : op());
+  return {
+    claimLeaseMs: store.claimLeaseMs,
+    create: (s) => alive(() => store.create(s)),
+    load: (id) => alive(() => store.load(id)),
+    save: (s, r) => alive(() => store.save(s, r)),
+    claim: (id, o) => alive(() => store.claim(id, o)),
+    renew: (id, r) => alive(() => store.renew(id, r)),
+    release: (s, r) => alive(() => store.release(s, r)),
+    recordResult: (id, result) =>
+      alive(async () => {
+        const recorded = await store.recordResult(id, result);
+        dead = true;
+        return recorded;
+      }),
+    journaledResult: (id, t) => alive(() => store.journaledResult(id, t)),
+    journaledResults: (id) => alive(() => store.journaledResults(id)),
+  };
+}
+
+describe('a denied read recovered from the journal', () => {
+  it('without a crash, denying the read halts the write after it (the baseline)', async () => {
+    const bank = new Bank();
+    const tools = new ToolContainer({ manifest, providers: [bank] });
+    const store = new InMemoryRunStore();
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
+    expect(paused.pending!.map((c) => c.toolUseId)).toEqual(['toolu_reveal']);
+
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_reveal: { approve: false } } });
+    expect(bank.ran).toEqual([]);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+
+  it('the same denial, resumed again after the first resume died once its denial was journaled, still halts the write', async () => {
+    let now = 0;
+    const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+    const bank = new Bank();
+    const tools = new ToolContainer({ manifest, providers: [bank] });
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
+    const runId = paused.runId!;
+    const decisions = { toolu_reveal: { approve: false } };
+
+    // First resume: claims, journals the denial, and the process dies there.
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions })).rejects.toThrow();
+    expect(bank.ran).toEqual([]);
+    expect([...(await store.journaledResults(runId)).keys()]).toEqual(['toolu_reveal']);
+
+    // Its claim lapses; the retried request carries the same decision.
+    now += LEASE + 1;
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions });
+
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user.' });
+    expect(bank.ran).toEqual([]);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+
+  it('a retry that approves the call still answers it with the journaled denial and halts the write', async () => {
+    let now = 0;
+    const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+    const bank = new Bank();
+    const tools = new ToolContainer({ manifest, providers: [bank] });
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
+    const runId = paused.runId!;
+
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
+    ).rejects.toThrow();
+    now += LEASE + 1;
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } } });
+
+    // The first journaled answer stands, and with it what it means for the batch.
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user: not today' });
+    expect(bank.ran).toEqual([]);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+});

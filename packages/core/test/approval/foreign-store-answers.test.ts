@@ -1,0 +1,104 @@
+import 'reflect-metadata';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { InMemoryRunStore, RunStateError, resumeToolLoop, runToolLoop, type ApprovalDecisions, type RunStore } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
+import { refundTools, replayClient } from './fixtures/refunds';
+
+// Whatever store a run is kept in, the loop uses only answers about the run it asked for: a custom
+// store with a bug (or a database row copied under the wrong id) that answers with another run's
+// state, or with another call's result under a call's key, is refused with a RunStateError naming
+// the run (and the call), before anything of it runs.
+
+const MODEL = 'claude-haiku-5-5';
+const script = (id: string) => (messages: readonly MessageParam[]) =>
+  messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('done')) : turn('tool_use', toolUse(id, 'refund', { order: 'A-1001', amount: 50 }), toolUse(`${id}_b`, 'refund', { order: 'A-1001', amount: 60 }));
+
+/** `inner`, with some of its answers replaced by `lies`. */
+function lying(inner: InMemoryRunStore, lies: Partial<RunStore>): RunStore {
+  return {
+    claimLeaseMs: inner.claimLeaseMs,
+    create: (s) => inner.create(s),
+    load: (id) => inner.load(id),
+    save: (s, r) => inner.save(s, r),
+    claim: (id, o) => inner.claim(id, o),
+    renew: (id, r) => inner.renew(id, r),
+    release: (s, r) => inner.release(s, r),
+    recordResult: (id, r) => inner.recordResult(id, r),
+    journaledResult: (id, t) => inner.journaledResult(id, t),
+    journaledResults: (id) => inner.journaledResults(id),
+    ...lies,
+  };
+}
+
+async function twoPausedRuns(store: InMemoryRunStore) {
+  const { tools } = refundTools('writes');
+  const a = await runToolLoop({ client: replayClient(script('toolu_a')), model: MODEL, tools, store, prompt: 'refund' });
+  const b = await runToolLoop({ client: replayClient(script('toolu_b')), model: MODEL, tools, store, prompt: 'refund' });
+  return { a: a.runId!, b: b.runId! };
+}
+
+describe('a store that answers about another run', () => {
+  it.each(['load', 'claim'] as const)('a resume of A whose store answers %s with run B refuses, runs nothing of B and journals nothing', async (op) => {
+    const inner = new InMemoryRunStore();
+    const { a, b } = await twoPausedRuns(inner);
+    const store = lying(inner, op === 'load' ? { load: () => inner.load(b) } : { claim: () => inner.claim(b) });
+    const { tools, provider } = refundTools('writes');
+    // Decisions that fit whichever run the store answers with.
+    const decisions: ApprovalDecisions = op === 'load' ? { toolu_b: { approve: true }, toolu_b_b: { approve: true } } : { toolu_a: { approve: true }, toolu_a_b: { approve: true } };
+
+    const error = await resumeToolLoop({ client: replayClient(script('toolu_b')), model: MODEL, tools, store, runId: a, decisions }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect(error).toMatchObject({ problem: 'malformed', message: expect.stringContaining(`${JSON.stringify(a)}: the store answered ${op} with the state of run ${JSON.stringify(b)}`) });
+    expect(provider.ran).toEqual([]);
+    expect([...(await inner.journaledResults(a)).keys(), ...(await inner.journaledResults(b)).keys()]).toEqual([]);
+  });
+});
+
+describe('a store that answers a call with another call’s result', () => {
+  it('journaledResults: the journaled call does not run again and no call is answered twice', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    await inner.recordResult(a, { type: 'tool_result', tool_use_id: 'toolu_a', content: 'refunded before' });
+    const store = lying(inner, {
+      journaledResults: async (id) => new Map([['toolu_a', { type: 'tool_result', tool_use_id: 'toolu_a_b', content: 'refunded before' }]]),
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeToolLoop({
+      client: replayClient(script('toolu_a')),
+      model: MODEL,
+      tools,
+      store,
+      runId: a,
+      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call, "toolu_a_b"`);
+    expect(provider.ran).toEqual([]);
+  });
+
+  it('recordResult: an answer for another call ends the run with a RunStateError, not a second answer', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    const store = lying(inner, {
+      recordResult: async (id, result) => ({ result: { ...result, tool_use_id: 'toolu_a_b' }, recorded: true }),
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeToolLoop({
+      client: replayClient(script('toolu_a')),
+      model: MODEL,
+      tools,
+      store,
+      runId: a,
+      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call`);
+    // The first write ran; its answer could not be kept, so nothing after it started.
+    expect(provider.ran).toEqual(['toolu_a']);
+  });
+});

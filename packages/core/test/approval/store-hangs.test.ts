@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop, type RunStore } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
+import { refundTools, replayClient } from './fixtures/refunds';
+
+// A store that stops answering (a pool with no free connection, a lock wait, a half-open TCP
+// connection) must not keep an aborted run from settling: the abort gives up the store call it
+// is waiting for and the run rejects with a RunStoreError that says the store did not answer and
+// that the claim is left to lapse (released: false). Exactly once still holds: a journal entry
+// that may or may not have landed is read back by the next resume, never run over blindly.
+
+const MODEL = 'claude-haiku-5-5';
+const LEASE = 1_000;
+const batch = turn('tool_use', toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }));
+const script = (messages: readonly MessageParam[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('done')) : batch);
+
+const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([
+    promise.then(
+      (value) => ({ settled: 'resolved' as const, value }),
+      (error: unknown) => ({ settled: 'rejected' as const, error }),
+    ),
+    new Promise<{ settled: 'never' }>((resolve) => setTimeout(() => resolve({ settled: 'never' }), ms).unref()),
+  ]);
+
+/** `inner`, but `hang` calls never answer (`landed`: after reaching the store, as a reply lost on the way back). */
+function hangs(inner: InMemoryRunStore, hang: 'save' | 'recordResult', landed = false): RunStore {
+  const never = new Promise<never>(() => undefined);
+  return {
+    claimLeaseMs: inner.claimLeaseMs,
+    create: (s) => inner.create(s),
+    load: (id) => inner.load(id),
+    save: (s, r) => (hang === 'save' ? never : inner.save(s, r)),
+    claim: (id, o) => inner.claim(id, o),
+    renew: (id, r) => inner.renew(id, r),
+    release: (s, r) => inner.release(s, r),
+    recordResult: (id, result) => (hang === 'recordResult' ? (landed ? inner.recordResult(id, result).then(() => never) : never) : inner.recordResult(id, result)),
+    journaledResult: (id, t) => inner.journaledResult(id, t),
+    journaledResults: (id) => inner.journaledResults(id),
+  };
+}
+
+function abortAfter(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms).unref();
+  return controller.signal;
+}
+
+describe('a store that stops answering', () => {
+  it('an abort settles the run even while its checkpoint save hangs, and the write runs once after the lease', async () => {
+    let now = 0;
+    const inner = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+    const { tools, provider } = refundTools('none');
+
+    const outcome = await settledWithin(runToolLoop({ client: replayClient(script), model: MODEL, tools, store: hangs(inner, 'save'), prompt: 'x', signal: abortAfter(100) }), 2_000);
+
+    expect(outcome.settled).toBe('rejected');
+    const error = (outcome as { error: RunStoreError }).error;
+    expect(error).toBeInstanceOf(RunStoreError);
+    const { runId } = error;
+    expect((await inner.load(runId))?.state.status).toBe('running');
+    expect(error).toMatchObject({ problem: 'store_failed', operation: 'save', released: false, unjournaled: [] });
+    expect(error.message).toContain('the store did not answer save before the run was aborted');
+    expect(error.message).toContain('a resume is refused as claimed until the lease lapses');
+    expect(provider.ran).toEqual([]);
+
+    // The claim lapses; a resume carries the run on, and the write runs once.
+    now += LEASE + 1;
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId, decisions: {} });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_refund']);
+  });
+
+  it.each([
+    ['landed', true, ['toolu_refund']],
+    ['never landed', false, ['toolu_refund', 'toolu_refund']],
+  ])('an abort while the journal write of a write hangs (%s) names the call, and a resume runs it again only if its entry is missing', async (_kind, landed, ranAfterResume) => {
+    let now = 0;
+    const inner = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+    const { tools, provider } = refundTools('none');
+
+    const outcome = await settledWithin(
+      runToolLoop({ client: replayClient(script), model: MODEL, tools, store: hangs(inner, 'recordResult', landed as boolean), prompt: 'x', signal: abortAfter(100) }),
+      2_000,
+    );
+
+    expect(outcome.settled).toBe('rejected');
+    const error = (outcome as { error: RunStoreError }).error;
+    expect(error).toBeInstanceOf(RunStoreError);
+    expect(error).toMatchObject({ operation: 'recordResult', released: false, unjournaled: ['toolu_refund'] });
+    expect(error.message).toContain('the store did not answer recordResult before the run was aborted');
+    expect(error.message).toContain('with the same ctx.toolUseId');
+    expect(provider.ran).toEqual(['toolu_refund']);
+
+    now += LEASE + 1;
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId: error.runId, decisions: {} });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(ranAfterResume);
+  });
+});

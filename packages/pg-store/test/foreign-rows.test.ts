@@ -1,0 +1,133 @@
+import { PGlite } from '@electric-sql/pglite';
+import { resumeToolLoop, runToolLoop } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
+import { PostgresRunStore, migrate } from '@toolwright/pg-store';
+import { answersById, refundTools, replayClient } from '../../core/test/approval/fixtures/refunds';
+
+// Rows read back are data from outside the process: a row copied or restored under the wrong id,
+// or a journal row holding another call's result, must be refused (RunStateError naming the run
+// and call), never used: a run row whose state is another run's would have a resume of run A
+// decide, run and journal the pending calls of run B; a journal row that is not its own call's
+// result would leave that call to run again and answer another call twice.
+
+const MODEL = 'claude-haiku-5-5';
+let db: PGlite;
+
+beforeAll(async () => {
+  db = new PGlite();
+  await migrate(db);
+}, 180_000);
+
+afterAll(async () => {
+  await db.close();
+});
+
+const batch = (...ids: string[]) => turn('tool_use', ...ids.map((id, i) => toolUse(id, 'refund', { order: 'A-1001', amount: 50 + i })));
+
+describe('a run row whose state names another run', () => {
+  it('load(A) refuses a row stored under A whose state is run B, instead of returning run B', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools } = refundTools('writes');
+    const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_b1'));
+    const b = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    await db.query(
+      `INSERT INTO toolwright_runs (run_id, revision, state, status, lease_expires_at) SELECT 'run_copy', revision, state, status, lease_expires_at FROM toolwright_runs WHERE run_id = $1`,
+      [b.runId],
+    );
+
+    const loaded = await store.load('run_copy').then(
+      (run) => ({ runId: run?.state.runId }),
+      (error: Error) => ({ refused: error.name }),
+    );
+    expect(loaded).toEqual({ refused: 'RunStateError' });
+  }, 120_000);
+
+  it('a resume of A does not run (nor journal under B) the pending write of run B', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools, provider } = refundTools('writes');
+    const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_b2'));
+    const b = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    await db.query(
+      `INSERT INTO toolwright_runs (run_id, revision, state, status, lease_expires_at) SELECT 'run_copy2', revision, state, status, lease_expires_at FROM toolwright_runs WHERE run_id = $1`,
+      [b.runId],
+    );
+
+    const outcome = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId: 'run_copy2', decisions: { toolu_b2: { approve: true } } }).then(
+      () => 'resolved',
+      (error: Error) => error.name,
+    );
+
+    expect({ ran: provider.ran, journaledUnderB: [...(await store.journaledResults(b.runId!)).keys()] }).toEqual({ ran: [], journaledUnderB: [] });
+    expect(outcome).not.toBe('resolved');
+  }, 120_000);
+});
+
+describe('a journal row that is not the result of its own tool_use_id', () => {
+  it('journaledResults refuses a row whose result names another call', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools } = refundTools('writes');
+    const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_x1', 'toolu_y1'));
+    const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x1', $2)`, [
+      run.runId,
+      JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_y1', content: 'from another call' }),
+    ]);
+
+    const read = await store.journaledResults(run.runId!).then(
+      (map) => ({ key: [...map.keys()][0], resultFor: map.get('toolu_x1')?.tool_use_id }),
+      (error: Error) => ({ refused: error.name }),
+    );
+    expect(read).toEqual({ refused: 'RunStateError' });
+  }, 120_000);
+
+  it('a resume over such a row neither runs the journaled call nor answers another call twice', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools, provider } = refundTools('writes');
+    const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_x2', 'toolu_y2'));
+    const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x2', $2)`, [
+      run.runId,
+      JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_y2', content: 'from another call' }),
+    ]);
+
+    const outcome = await resumeToolLoop({
+      client: replayClient(script),
+      model: MODEL,
+      tools,
+      store,
+      runId: run.runId!,
+      decisions: { toolu_x2: { approve: true }, toolu_y2: { approve: true } },
+    }).then(
+      (result) => ({ ran: provider.ran, answers: [...answersById(result.messages)].map(([id, list]) => [id, list.length]) }),
+      (error: Error) => ({ ran: provider.ran, refused: error.name }),
+    );
+
+    expect(outcome.ran).not.toContain('toolu_x2');
+    expect(outcome).not.toHaveProperty('answers', [['toolu_y2', 2]]);
+    expect(outcome).toEqual({ ran: [], refused: 'RunStateError' });
+  }, 120_000);
+
+  it.each([
+    ['null', 'null'],
+    ['not JSON', '{"type": "tool_result", '],
+  ])('a %s row is refused as a RunStateError naming the run and the call, on every read path', async (_kind, row) => {
+    const store = new PostgresRunStore(db);
+    const { tools } = refundTools('writes');
+    const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_n1'));
+    const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    const runId = run.runId!;
+    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_n1', $2)`, [runId, row]);
+
+    const reads = [
+      store.journaledResults(runId),
+      store.journaledResult(runId, 'toolu_n1'),
+      store.recordResult(runId, { type: 'tool_result', tool_use_id: 'toolu_n1', content: 'mine' }),
+    ];
+    for (const read of reads) {
+      const error = await read.then(() => undefined, (e: Error) => e);
+      expect(error).toMatchObject({ name: 'RunStateError', problem: 'malformed' });
+      expect(error!.message).toContain(JSON.stringify(runId));
+      expect(error!.message).toContain('"toolu_n1"');
+    }
+  }, 120_000);
+});
