@@ -10,6 +10,13 @@ import { checkJournaledEntry } from '../approval/journal-result';
 /** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
+/**
+ * How long a store call in flight when the run is aborted is still waited for. A store that
+ * answers (almost all of them, almost always) lets the aborted run be saved and released as
+ * usual, free to resume at once; one that does not is given up after this, leaving the claim to lapse.
+ */
+const ABORT_GRACE_MS = 1_000;
+
 /** What became of the run after a failure this process observed. */
 export interface Interruption {
   /** The run is saved and unclaimed: a resume may take it at once. */
@@ -23,13 +30,13 @@ export interface Interruption {
 }
 
 /**
- * A store call the run stopped waiting for: the run was aborted while the store had not answered
- * it (a pool with no free connection, a lock wait, a half-open connection). Whether it took effect
+ * A store call the run stopped waiting for: the run was aborted and the store had not answered
+ * it within the grace (a pool with no free connection, a lock wait, a half-open connection). Whether it took effect
  * is unknown, so no further call is made to that store by this run.
  */
 export class StoreSilence extends Error {
   constructor(readonly operation: RunStoreOperation) {
-    super(`the store did not answer ${operation} before the run was aborted, so whether it took effect is unknown`);
+    super(`the store did not answer ${operation} in time once the run was aborted, so whether it took effect is unknown`);
   }
 }
 
@@ -50,7 +57,7 @@ export class DurableRun {
   /** Results of completed calls the store did not take: journaled again before the claim is released. */
   private readonly unjournaled = new Map<string, ToolResultBlockParam>();
   private readonly lease: number;
-  /** The run's signal: a store call unanswered when it aborts is given up (`answered`). */
+  /** The run's signal: a store call still unanswered a grace after it aborts is given up (`answered`). */
   private signal: AbortSignal | undefined;
   /** Set once a store call was given up: the store is not answering, and is not called again. */
   private silence: StoreSilence | undefined;
@@ -80,7 +87,7 @@ export class DurableRun {
   }
 
   /**
-   * From now on a store call still unanswered when `signal` aborts is given up, so an abort
+   * From now on a store call still unanswered `ABORT_GRACE_MS` after `signal` aborts is given up, so an abort
    * settles the run even while its store hangs; see `answered`.
    */
   follow(signal: AbortSignal): void {
@@ -221,8 +228,8 @@ export class DurableRun {
   }
 
   /**
-   * A store call of the held run, given up (rejected with `StoreSilence`) if the run is aborted
-   * before the store answers, so no await on the store outlives an abort. Once one is given up the
+   * A store call of the held run, given up (rejected with `StoreSilence`) if the store has not
+   * answered `ABORT_GRACE_MS` after the run is aborted, so no await on the store outlives an abort by more. Once one is given up the
    * store is not called again by this run: the claim is left to lapse with its lease, and the
    * error says so (`released: false`). A call made after the abort (saving and releasing the
    * aborted run) is waited for, but not past the lease: by then the claim is gone anyway.
@@ -266,17 +273,22 @@ export function ownRun(runId: string, operation: RunStoreOperation, stored: Stor
 }
 
 /**
- * `op()`, or a `StoreSilence` if `signal` aborts before it settles; made after the abort, it is
- * given `leaseMs` to settle instead. The store call itself cannot be cancelled: its late answer
- * is dropped (revisions fence a late save; a late journal entry is found by the next resume).
+ * `op()`, or a `StoreSilence` if it has not settled `ABORT_GRACE_MS` after `signal` aborts; made
+ * after the abort, it is given `leaseMs` to settle instead. The store call itself cannot be
+ * cancelled: its late answer is dropped (revisions fence a late save; a late journal entry is
+ * found by the next resume).
  */
 function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signal: AbortSignal | undefined, leaseMs: number, onSilence?: (silence: StoreSilence) => void): Promise<T> {
   if (!signal) return op();
   const pending = op();
   return new Promise<T>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const waitAtMost = (ms: number) => {
+      timer = setTimeout(giveUp, Math.min(MAX_TIMER_DELAY_MS, Math.max(1, ms)));
+    };
+    const onAbort = () => waitAtMost(Math.min(ABORT_GRACE_MS, leaseMs));
     const done = () => {
-      signal.removeEventListener('abort', giveUp);
+      signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
     };
     function giveUp() {
@@ -285,8 +297,8 @@ function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signa
       onSilence?.(silence);
       reject(silence);
     }
-    if (signal.aborted) timer = setTimeout(giveUp, Math.min(MAX_TIMER_DELAY_MS, Math.max(1, leaseMs)));
-    else signal.addEventListener('abort', giveUp, { once: true });
+    if (signal.aborted) waitAtMost(leaseMs);
+    else signal.addEventListener('abort', onAbort, { once: true });
     pending.then(
       (value) => {
         done();

@@ -5,8 +5,8 @@ import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
 
 // A store that stops answering (a pool with no free connection, a lock wait, a half-open TCP
-// connection) must not keep an aborted run from settling: the abort gives up the store call it
-// is waiting for and the run rejects with a RunStoreError that says the store did not answer and
+// connection) must not keep an aborted run from settling: a second after the abort, the run gives
+// up the store call it is waiting for and the run rejects with a RunStoreError that says the store did not answer and
 // that the claim is left to lapse (released: false). Exactly once still holds: a journal entry
 // that may or may not have landed is read back by the next resume, never run over blindly.
 
@@ -23,6 +23,12 @@ const settledWithin = <T>(promise: Promise<T>, ms: number) =>
     ),
     new Promise<{ settled: 'never' }>((resolve) => setTimeout(() => resolve({ settled: 'never' }), ms).unref()),
   ]);
+
+/** `inner`, with every `save` answered `ms` later: a healthy store under load. */
+function slow(inner: InMemoryRunStore, ms: number): RunStore {
+  const later = <T>(value: Promise<T>) => value.then((v) => new Promise<T>((resolve) => setTimeout(() => resolve(v), ms)));
+  return Object.assign(Object.create(inner) as RunStore, { claimLeaseMs: inner.claimLeaseMs, save: (s: Parameters<RunStore['save']>[0], r: number) => later(inner.save(s, r)) });
+}
 
 /** `inner`, but `hang` calls never answer (`landed`: after reaching the store, as a reply lost on the way back). */
 function hangs(inner: InMemoryRunStore, hang: 'save' | 'recordResult', landed = false): RunStore {
@@ -61,7 +67,7 @@ describe('a store that stops answering', () => {
     const { runId } = error;
     expect((await inner.load(runId))?.state.status).toBe('running');
     expect(error).toMatchObject({ problem: 'store_failed', operation: 'save', released: false, unjournaled: [] });
-    expect(error.message).toContain('the store did not answer save before the run was aborted');
+    expect(error.message).toContain('the store did not answer save in time once the run was aborted');
     expect(error.message).toContain('a resume is refused as claimed until the lease lapses');
     expect(provider.ran).toEqual([]);
 
@@ -70,6 +76,30 @@ describe('a store that stops answering', () => {
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId, decisions: {} });
     expect(done.stopReason).toBe('end_turn');
     expect(provider.ran).toEqual(['toolu_refund']);
+  });
+
+  it('a store that answers a save in flight at the abort (a healthy one, slow) lets the run end aborted and released, as without the grace', async () => {
+    const inner = new InMemoryRunStore({ claimLeaseMs: LEASE });
+    const { tools, provider } = refundTools('none');
+    const controller = new AbortController();
+    let saves = 0;
+    const store = slow(inner, 200);
+    const save = store.save.bind(store);
+    // Aborted while the first checkpoint save is on its way: the store answers 200 ms later.
+    store.save = (s, r) => {
+      if (saves++ === 0) setTimeout(() => controller.abort(), 20);
+      return save(s, r);
+    };
+
+    const outcome = await settledWithin(runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x', signal: controller.signal }), 5_000);
+
+    expect(outcome).toMatchObject({ settled: 'resolved', value: { stopReason: 'aborted' } });
+    const { runId } = (outcome as { value: { runId: string } }).value;
+    // Released: a resume takes it at once, without waiting for the lease.
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId, decisions: {} });
+    expect(done.stopReason).toBe('end_turn');
+    // The refund the abort answered "Not executed" stays unrun: the model was told and moved on.
+    expect(provider.ran).toEqual([]);
   });
 
   it.each([
@@ -89,7 +119,7 @@ describe('a store that stops answering', () => {
     const error = (outcome as { error: RunStoreError }).error;
     expect(error).toBeInstanceOf(RunStoreError);
     expect(error).toMatchObject({ operation: 'recordResult', released: false, unjournaled: ['toolu_refund'] });
-    expect(error.message).toContain('the store did not answer recordResult before the run was aborted');
+    expect(error.message).toContain('the store did not answer recordResult in time once the run was aborted');
     expect(error.message).toContain('with the same ctx.toolUseId');
     expect(provider.ran).toEqual(['toolu_refund']);
 
