@@ -32,6 +32,20 @@ const manifest = defineToolManifest([
   },
 ]);
 
+/** A 2025-11-25 session opened as a raw client opens it: the headers its requests then carry. */
+async function openSession(url: URL): Promise<Record<string, string>> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+  await init.text();
+  const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
+  await (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+  return session;
+}
+
 describe('SSE under backpressure', () => {
   it("leaves no 'close' listener behind per SSE event written under backpressure", async () => {
     const handler = mcpHttpHandler(createMcpServer(new ToolContainer({ manifest, providers: [new FloodTools()], logger: silentLogger }), { name: 'flood', version: '1.0.0' }), {
@@ -48,16 +62,8 @@ describe('SSE under backpressure', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
     try {
-      const init = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-      });
-      await init.text();
-      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
-      await (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const session = await openSession(url);
       const baseline = closeListeners.at(-1)!;
 
       const call = await fetch(url, {
@@ -94,16 +100,8 @@ describe('SSE under backpressure', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
     try {
-      const init = await fetch(url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-      });
-      await init.text();
-      const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')! };
-      await (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+      const session = await openSession(url);
       await Promise.all(served.splice(0));
 
       // A client that never reads its stream, then hangs up.

@@ -78,6 +78,16 @@ function diesAfterFirstJournal(store: RunStore): RunStore {
   };
 }
 
+/** The batch paused on the read's approval, in a store whose clock `lapse` moves past the lease. */
+async function pausedOnTheRead() {
+  let now = 0;
+  const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
+  const bank = new Bank();
+  const tools = new ToolContainer({ manifest, providers: [bank] });
+  const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
+  return { store, bank, tools, runId: paused.runId!, lapse: () => void (now += LEASE + 1) };
+}
+
 describe('a denied read recovered from the journal', () => {
   it('without a crash, denying the read halts the write after it (the baseline)', async () => {
     const bank = new Bank();
@@ -92,12 +102,7 @@ describe('a denied read recovered from the journal', () => {
   });
 
   it('the same denial, resumed again after the first resume died once its denial was journaled, still halts the write', async () => {
-    let now = 0;
-    const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
-    const bank = new Bank();
-    const tools = new ToolContainer({ manifest, providers: [bank] });
-    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
-    const runId = paused.runId!;
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
     const decisions = { toolu_reveal: { approve: false } };
 
     // First resume: claims, journals the denial, and the process dies there.
@@ -106,7 +111,7 @@ describe('a denied read recovered from the journal', () => {
     expect([...(await store.journaledResults(runId)).keys()]).toEqual(['toolu_reveal']);
 
     // Its claim lapses; the retried request carries the same decision.
-    now += LEASE + 1;
+    lapse();
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions });
 
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user.' });
@@ -115,17 +120,12 @@ describe('a denied read recovered from the journal', () => {
   });
 
   it('a retry that approves the call still answers it with the journaled denial and halts the write', async () => {
-    let now = 0;
-    const store = new InMemoryRunStore({ claimLeaseMs: LEASE, clock: () => now });
-    const bank = new Bank();
-    const tools = new ToolContainer({ manifest, providers: [bank] });
-    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' });
-    const runId = paused.runId!;
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
 
     await expect(
       resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
     ).rejects.toThrow();
-    now += LEASE + 1;
+    lapse();
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } } });
 
     // The first journaled answer stands, and with it what it means for the batch.

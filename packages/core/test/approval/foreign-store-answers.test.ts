@@ -55,6 +55,12 @@ describe('a store that answers about another run', () => {
   });
 });
 
+/** What a resume of `runId` (run A) approving both its refunds rejects with. */
+function resumeApprovingBoth(store: RunStore, runId: string, tools: ReturnType<typeof refundTools>['tools']): Promise<unknown> {
+  const decisions = { toolu_a: { approve: true }, toolu_a_b: { approve: true } };
+  return resumeToolLoop({ client: replayClient(script('toolu_a')), model: MODEL, tools, store, runId, decisions }).catch((e: unknown) => e);
+}
+
 describe('a store that answers a call with another call’s result', () => {
   it('journaledResults: the journaled call does not run again and no call is answered twice', async () => {
     const inner = new InMemoryRunStore();
@@ -65,14 +71,7 @@ describe('a store that answers a call with another call’s result', () => {
     });
     const { tools, provider } = refundTools('writes');
 
-    const error = await resumeToolLoop({
-      client: replayClient(script('toolu_a')),
-      model: MODEL,
-      tools,
-      store,
-      runId: a,
-      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
-    }).catch((e: unknown) => e);
+    const error = await resumeApprovingBoth(store, a, tools);
 
     expect(error).toBeInstanceOf(RunStateError);
     expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call, "toolu_a_b"`);
@@ -87,14 +86,7 @@ describe('a store that answers a call with another call’s result', () => {
     });
     const { tools, provider } = refundTools('writes');
 
-    const error = await resumeToolLoop({
-      client: replayClient(script('toolu_a')),
-      model: MODEL,
-      tools,
-      store,
-      runId: a,
-      decisions: { toolu_a: { approve: true }, toolu_a_b: { approve: true } },
-    }).catch((e: unknown) => e);
+    const error = await resumeApprovingBoth(store, a, tools);
 
     expect(error).toBeInstanceOf(RunStateError);
     expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call`);
