@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
@@ -206,7 +206,16 @@ function errorResult(text: string): CallToolResult {
  * 2026-07-28 has no connection at all, so each call gets a fresh one.
  */
 function callId(server: ToolSessionServer, request: CallRequest): string {
-  return request.link.legacy ? `mcp_${server.connectionId}_${request.link.id}` : `mcp_${randomUUID()}`;
+  return request.link.legacy ? `mcp_${server.connectionId}_${requestKey(request.link.id)}` : `mcp_${randomUUID()}`;
+}
+
+/**
+ * A JSON-RPC id in a key: a number as it is; a string, any text of any length the client chose,
+ * as a digest tagged `s`. Ids `1` and `"1"` are two requests, so two keys, and what reaches a
+ * downstream system (an `Idempotency-Key` header, say) is short and plain whatever the client sent.
+ */
+function requestKey(id: string | number): string {
+  return typeof id === 'number' ? String(id) : `s${createHash('sha256').update(id).digest('base64url').slice(0, 22)}`;
 }
 
 /** `createMcpServer(tools, { name, version, auth })`: the container's tools over MCP. */

@@ -83,28 +83,34 @@ describe('ctx.toolUseId over MCP 2025-11-25', () => {
     }
   });
 
-  it('stays the same for a request sent again under the same JSON-RPC id on one connection', async () => {
+  it('stays the same for a request sent again under the same JSON-RPC id on one connection, and differs for ids 1 and "1"', async () => {
     const server = createMcpServer(tools, { name: 'keys', version: '1.0.0' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const sdkServer = await server.connect(serverSide);
-    const answers = new Map<number, (message: JSONRPCMessage) => void>();
+    const answers = new Map<string, (message: JSONRPCMessage) => void>();
     clientSide.onmessage = (message) => {
-      if ('id' in message && !('method' in message)) answers.get(message.id as number)?.(message);
+      if ('id' in message && !('method' in message)) answers.get(JSON.stringify(message.id))?.(message);
     };
     await clientSide.start();
-    const request = (id: number, method: string, params: object) =>
+    const request = (id: number | string, method: string, params: object) =>
       new Promise<JSONRPCMessage>((resolve) => {
-        answers.set(id, resolve);
+        answers.set(JSON.stringify(id), resolve);
         void clientSide.send({ jsonrpc: '2.0', id, method, params } as JSONRPCMessage);
       });
+    const charge = async (id: number | string) => keyOf(((await request(id, 'tools/call', { name: 'charge', arguments: {} })) as { result: unknown }).result);
     try {
       await request(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'retry', version: '1' } });
       await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
-      const first = keyOf(((await request(1, 'tools/call', { name: 'charge', arguments: {} })) as { result: unknown }).result);
-      const again = keyOf(((await request(1, 'tools/call', { name: 'charge', arguments: {} })) as { result: unknown }).result);
-      const next = keyOf(((await request(2, 'tools/call', { name: 'charge', arguments: {} })) as { result: unknown }).result);
-      expect(again).toBe(first);
-      expect(next).not.toBe(first);
+      const first = await charge(1);
+      expect(await charge(1)).toBe(first);
+      expect(await charge(2)).not.toBe(first);
+      // Two JSON-RPC ids, so two requests: a client that numbers some requests and names others.
+      const named = await charge('1');
+      expect(named).not.toBe(first);
+      expect(await charge('1')).toBe(named);
+      // A string id is whatever the client chose: the key stays short and plain.
+      const odd = await charge(`a\r\nX-Injected: 1${'z'.repeat(5000)}`);
+      expect(odd).toMatch(/^mcp_[\w-]+_s[\w-]{22}$/);
     } finally {
       await clientSide.close();
       await sdkServer.close();
