@@ -67,7 +67,7 @@ export class DurableRun {
     private stored: StoredRun,
     private readonly secret: RunStateSecret | undefined,
   ) {
-    const lease = Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
+    const lease = leaseOf(store);
     this.lease = lease;
     // Capped: timers run a delay over 2^31-1 ms after 1 ms instead, which would renew a lease of
     // more than ~74 days every millisecond. Renewing every ~24.8 days still keeps such a lease alive.
@@ -80,7 +80,7 @@ export class DurableRun {
   static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined, signal?: AbortSignal): Promise<DurableRun> {
     const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
     // An abort gives up a create the store does not answer: nothing ran, and a run it did save lapses with its lease.
-    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => untilAbort('create', () => store.create(state), signal, store.claimLeaseMs)));
+    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => untilAbort('create', () => store.create(state), signal, leaseOf(store))));
     const run = new DurableRun(store, stored, secret);
     if (signal) run.follow(signal);
     return run;
@@ -246,6 +246,11 @@ export class DurableRun {
     this.writes = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The store's lease, or the default for a store (plain JavaScript) that states none usable. */
+function leaseOf(store: RunStore): number {
+  return Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
 }
 
 /** A store call made outside a held run (creating, loading, claiming): its failure as a `RunStoreError`. */

@@ -102,6 +102,23 @@ describe('a store that stops answering', () => {
     expect(provider.ran).toEqual([]);
   });
 
+  it('a store written in plain JavaScript, with no claimLeaseMs, gets the same grace for a create in flight at the abort', async () => {
+    const inner = new InMemoryRunStore({ claimLeaseMs: LEASE });
+    const { tools } = refundTools('none');
+    const controller = new AbortController();
+    const store = Object.assign(Object.create(inner) as RunStore, {
+      claimLeaseMs: undefined as unknown as number,
+      create: (s: Parameters<RunStore['create']>[0]) => {
+        setTimeout(() => controller.abort(), 20);
+        return inner.create(s).then((v) => new Promise<typeof v>((resolve) => setTimeout(() => resolve(v), 200)));
+      },
+    });
+
+    const outcome = await settledWithin(runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x', signal: controller.signal }), 5_000);
+
+    expect(outcome).toMatchObject({ settled: 'resolved', value: { stopReason: 'aborted' } });
+  });
+
   it.each([
     ['landed', true, ['toolu_refund']],
     ['never landed', false, ['toolu_refund', 'toolu_refund']],
