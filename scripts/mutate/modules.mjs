@@ -108,6 +108,12 @@ export const modules = [
       'approval/eager-approval.test.ts',
       'approval/store-failures.test.ts',
       'approval/durable-run.test.ts',
+      // The store's answers checked, a hung store given up at an abort, a journaled denial on recovery.
+      'approval/store-hangs.test.ts',
+      'approval/foreign-store-answers.test.ts',
+      'approval/denied-read-recovery.test.ts',
+      'approval/long-lease-heartbeat.test.ts',
+      'approval/signed-state-store-failure.test.ts',
       'loop/stream-tool-loop.test.ts',
       'loop/turn-calls.test.ts',
       'loop/limits.test.ts',
@@ -124,7 +130,7 @@ export const modules = [
     mutate: ['packages/pg-store/src/postgres-run-store.ts'],
     // real-server.test.ts too: the only tests where statements go to several connections and
     // processes race on the same rows (it starts a server of its own, in the sandbox as well).
-    tests: ['postgres-run-store', 'concurrent-resume', 'real-server'].map((file) => `<rootDir>/packages/pg-store/test/${file}.test.ts`),
+    tests: ['postgres-run-store', 'concurrent-resume', 'real-server', 'foreign-rows'].map((file) => `<rootDir>/packages/pg-store/test/${file}.test.ts`),
   },
 ];
 
