@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { getEventListeners } from 'node:events';
 import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
@@ -100,6 +101,17 @@ describe('a store that stops answering', () => {
     expect(done.stopReason).toBe('end_turn');
     // The refund the abort answered "Not executed" stays unrun: the model was told and moved on.
     expect(provider.ran).toEqual([]);
+  });
+
+  it('a run that ends leaves no listener of its store calls on its signal (a server-wide signal shared by every run)', async () => {
+    const inner = new InMemoryRunStore({ claimLeaseMs: LEASE });
+    const { tools } = refundTools('none');
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 3; i++) {
+      const done = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, prompt: 'x', signal });
+      expect(done.stopReason).toBe('end_turn');
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('a store written in plain JavaScript, with no claimLeaseMs, gets the same grace for a create in flight at the abort', async () => {
