@@ -27,7 +27,7 @@ const TTL_SECONDS = 600;
 export class McpApproval {
   private readonly codec = createRequestStateCodec<ApprovalState>({
     // One process answers both rounds of a flow on the same endpoint; behind a load balancer the
-    // retry may land elsewhere and is then refused (and asked again), never run unasked.
+    // retry may land elsewhere and is then answered -32602: the call is made again, and asked again, never run unasked.
     key: randomBytes(32),
     ttlSeconds: TTL_SECONDS,
     // The principal comes from the session (mcpHttpHandler's `principal` option) or the request's
@@ -93,7 +93,7 @@ async function askWithinCall(server: Server, ctx: ServerContext, call: ToolCall)
     // `request`, not `elicitInput`: like the shim, a bare `elicitation: {}` (2025-06-18 clients) counts as forms.
     answer = await server.request(
       { method: 'elicitation/create', params: formOf(call) as never },
-      { relatedRequestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, timeout: FORM_TIMEOUT_MS, resetTimeoutOnProgress: true },
+      { relatedRequestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal, timeout: FORM_TIMEOUT_MS },
     );
   } catch (error) {
     // Cancelled (the SDK then sends no answer), timed out, or refused by the client.

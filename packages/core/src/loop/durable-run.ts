@@ -283,7 +283,7 @@ export function ownRun(runId: string, operation: RunStoreOperation, stored: Stor
  * cancelled: its late answer is dropped (revisions fence a late save; a late journal entry is
  * found by the next resume).
  */
-function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signal: AbortSignal | undefined, leaseMs: number, onSilence?: (silence: StoreSilence) => void): Promise<T> {
+export function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signal: AbortSignal | undefined, leaseMs: number, onSilence?: (silence: StoreSilence) => void): Promise<T> {
   if (!signal) return op();
   const pending = op();
   return new Promise<T>((resolve, reject) => {
@@ -296,8 +296,8 @@ function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signa
       signal.removeEventListener('abort', onAbort);
       clearTimeout(timer);
     };
+    // Called by the timer alone, once the abort's listener has fired (or was never added).
     function giveUp() {
-      done();
       const silence = new StoreSilence(operation);
       onSilence?.(silence);
       reject(silence);

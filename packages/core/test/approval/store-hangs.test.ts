@@ -4,6 +4,7 @@ import { getEventListeners } from 'node:events';
 import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
+import { StoreSilence, untilAbort } from '../../src/loop/durable-run';
 
 // A store that stops answering (a pool with no free connection, a lock wait, a half-open TCP
 // connection) must not keep an aborted run from settling: a second after the abort, the run gives
@@ -156,5 +157,59 @@ describe('a store that stops answering', () => {
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId: error.runId, decisions: {} });
     expect(done.stopReason).toBe('end_turn');
     expect(provider.ran).toEqual(ranAfterResume);
+  });
+});
+
+// The grace's own bookkeeping, at the function: a store call that answered must never be given up
+// afterwards. A stale timer or listener would set the run's silence once the call had answered,
+// and every later store call of the run would be refused as if the store had stopped answering.
+describe('untilAbort', () => {
+  const grace = 20;
+  const answerable = () => {
+    let answer!: (value: string) => void;
+    const pending = new Promise<string>((resolve) => (answer = resolve));
+    return { pending, answer };
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a call answered before the abort is not given up when the abort comes', async () => {
+    const signal = new AbortController();
+    const silences: unknown[] = [];
+    const { pending, answer } = answerable();
+    const answered = untilAbort('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    answer('saved');
+    await expect(answered).resolves.toBe('saved');
+    signal.abort();
+    await pause(grace * 5);
+    expect(silences).toEqual([]);
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('a call answered within the grace is not given up when the grace ends', async () => {
+    const signal = new AbortController();
+    const silences: unknown[] = [];
+    const { pending, answer } = answerable();
+    const answered = untilAbort('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    signal.abort();
+    answer('saved');
+    await expect(answered).resolves.toBe('saved');
+    await pause(grace * 5);
+    expect(silences).toEqual([]);
+  });
+
+  it('a call still unanswered when the grace ends is given up, once; the grace is the lease when that is shorter than a second', async () => {
+    const signal = new AbortController();
+    const silences: unknown[] = [];
+    const { pending, answer } = answerable();
+    const answered = untilAbort('recordResult', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    answered.catch(() => undefined);
+    signal.abort();
+    // A timer of the lease's 20 ms fires before this later, longer one: no race with the host's load.
+    await pause(grace * 5);
+    expect(silences).toHaveLength(1);
+    await expect(answered).rejects.toBeInstanceOf(StoreSilence);
+    answer('late');
+    await pause(grace * 5);
+    expect(silences).toHaveLength(1);
   });
 });
