@@ -100,7 +100,7 @@ export const modules = [
   },
   {
     name: 'engine',
-    mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts'],
+    mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts', 'packages/core/src/loop/resume-tool-loop.ts'],
     tests: core(
       'approval/approval-loop.test.ts',
       'approval/exactly-once.properties.test.ts',
@@ -114,6 +114,8 @@ export const modules = [
       'approval/denied-read-recovery.test.ts',
       'approval/long-lease-heartbeat.test.ts',
       'approval/signed-state-store-failure.test.ts',
+      'approval/decisions.test.ts',
+      'approval/run-state-signature.test.ts',
       'loop/stream-tool-loop.test.ts',
       'loop/turn-calls.test.ts',
       'loop/limits.test.ts',

@@ -1,11 +1,7 @@
 import { DecisionError } from './decision-error';
-import type { PendingCall, RunState } from './run-state';
+import type { ApprovalDecision, PendingCall, RunState } from './run-state';
 
-/** A person's answer for one pending call; `reason` is shown to the model when a call is denied. */
-export interface ApprovalDecision {
-  approve: boolean;
-  reason?: string;
-}
+export type { ApprovalDecision };
 
 /** One decision per pending call, keyed by its `toolUseId`. */
 export type ApprovalDecisions = Record<string, ApprovalDecision>;

@@ -5,7 +5,9 @@ import { RunStateError } from './run-state-error';
 import { keyProblem } from './storable-key';
 
 /**
- * The layout this build writes; a saved state carries it as `version`. Version 2 added `owner`.
+ * The layout this build writes; a saved state carries it as `version`. Version 2 added `owner`,
+ * and later the optional `decision` of a pending call: a build that predates it ignores it and
+ * tells a journaled denial by its text, as it always did, so it is not a layout of its own.
  * Version 1 states are still read (as runs without an owner), so runs paused before an upgrade
  * can be resumed; a build that knows only version 1 refuses version 2 rather than ignore an owner.
  */
@@ -26,6 +28,18 @@ export interface PendingCall {
   toolName: string;
   input: Record<string, unknown>;
   effect: ToolEffect;
+  /**
+   * What was decided, recorded by the resume that claimed the run before it journaled any result
+   * of the call: a later attempt that finds the call's result in the journal reads from here, not
+   * from its text, whether that result is a denial. Absent while the call waits for its decision.
+   */
+  decision?: ApprovalDecision;
+}
+
+/** A person's answer for one pending call; `reason` is shown to the model when a call is denied. */
+export interface ApprovalDecision {
+  approve: boolean;
+  reason?: string;
 }
 
 /** Tokens summed over the run so far (the same fields as the loop's usage). */
@@ -145,9 +159,16 @@ function checkPending(pending: unknown, status: RunStatus): void {
     if (call.effect !== 'read' && call.effect !== 'write') {
       throw malformed(`${at}.effect`, `must be 'read' or 'write', got ${JSON.stringify(call.effect)}`);
     }
+    if (call.decision !== undefined) checkDecision(call.decision, `${at}.decision`);
   });
   if (status === 'pending' && pending.length === 0) throw malformed('pending', "is empty, but a 'pending' run waits for at least one decision");
   if (status === 'finished' && pending.length > 0) throw malformed('pending', "must be empty in a 'finished' run");
+}
+
+function checkDecision(decision: unknown, at: string): void {
+  if (!isObject(decision)) throw malformed(at, 'must be an object when present');
+  if (typeof decision.approve !== 'boolean') throw malformed(`${at}.approve`, `must be a boolean, got ${JSON.stringify(decision.approve)}`);
+  if (decision.reason !== undefined && typeof decision.reason !== 'string') throw malformed(`${at}.reason`, 'must be a string when present');
 }
 
 function checkUsed(used: unknown): void {

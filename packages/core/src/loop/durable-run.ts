@@ -126,6 +126,15 @@ export class DurableRun {
     return this.write('finished', messages, [], used);
   }
 
+  /**
+   * Saves `pending` (the pending calls with their decisions) in the claimed run, as it is
+   * otherwise: the decisions are in the store before any result of their calls is journaled.
+   */
+  recordDecisions(pending: PendingCall[]): Promise<void> {
+    const { messages, used } = this.stored.state;
+    return this.write('running', messages, pending, used);
+  }
+
   /** Journals a call's result; when one was journaled first, that one is the answer. */
   async journal(result: ToolResultBlockParam): Promise<ToolResultBlockParam> {
     try {

@@ -1,5 +1,6 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { checkDecisions, type ApprovalDecisions } from '../approval/decisions';
+import { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall } from '../approval/decisions';
+import type { PendingCall } from '../approval/run-state';
 import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
 import { verifyRunState } from '../approval/run-state-signature';
 import { RunStateError } from '../approval/run-state-error';
@@ -71,18 +72,26 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   const run = DurableRun.claimed(store, runId, claimed, options.secret);
   try {
     const journaled = await run.journaled();
+    const pending = standingDecisions(decided, journaled);
+    // Recorded before anything of this attempt is journaled, so every journaled result of a pending
+    // call has its decision beside it in the store.
+    if (pending.some((call, i) => !sameDecision(call.decision, decided[i].call.decision))) await run.recordDecisions(pending);
     const presets: EngineResume['presets'] = [];
     // A denial answers a call as a failed write (the calls after it halt), on every attempt: a denial
-    // journaled by an attempt that died is still one. It is told from what was journaled, not from
-    // this attempt's decisions (a retry may decide otherwise, but the journaled answer stands).
-    // Only a call that waited for approval can have been denied: no other call's own error is
-    // mistaken for one, and a call waiting for approval never ran before its decision, so its
-    // journaled denial text is the denial unless its tool, once approved, answered that very text.
-    const waited = new Set(claimed.state.pending.map((call) => call.toolUseId));
-    for (const result of journaled.values()) presets.push({ result, failed: waited.has(result.tool_use_id) && readsAsDenial(result) });
-    for (const { call, decision } of decided) {
-      if (decision.approve || journaled.has(call.toolUseId)) continue;
-      const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.toolUseId, content: modelMessages.denied(decision.reason), is_error: true };
+    // journaled by an attempt that died is still one. Which journaled result is a denial is read
+    // from the decision recorded with it, never from its text (an approved call's own error may
+    // say anything). Only a result journaled by a build that recorded no decisions is told by its
+    // text: for a call waiting for approval, that text is the denial unless its tool, once
+    // approved, answered that very text.
+    const byId = new Map(pending.map((call) => [call.toolUseId, call]));
+    for (const result of journaled.values()) {
+      const call = byId.get(result.tool_use_id);
+      const failed = call === undefined ? false : call.decision ? !call.decision.approve : readsAsDenial(result);
+      presets.push({ result, failed });
+    }
+    for (const { toolUseId, decision } of pending) {
+      if (!decision || decision.approve || journaled.has(toolUseId)) continue;
+      const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: toolUseId, content: modelMessages.denied(decision.reason), is_error: true };
       presets.push({ result: await run.journal(denial), failed: true });
     }
     return { run, presets, settings };
@@ -91,6 +100,21 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
     const after = await run.interrupt(claimed.state.messages, claimed.state.used);
     throw error instanceof RunStoreError ? afterFailure(error, after) : error;
   }
+}
+
+/**
+ * The pending calls with the decision each stands under. A call with a journaled result keeps the
+ * decision recorded when it was journaled (the journaled answer stands, whatever a retry decides;
+ * none is recorded by a build that predates recording them). Any other call takes this attempt's.
+ */
+function standingDecisions(decided: readonly DecidedCall[], journaled: ReadonlyMap<string, unknown>): PendingCall[] {
+  return decided.map(({ call, decision }) =>
+    journaled.has(call.toolUseId) ? call : { ...call, decision: { approve: decision.approve, ...(decision.reason !== undefined && { reason: decision.reason }) } },
+  );
+}
+
+function sameDecision(a: ApprovalDecision | undefined, b: ApprovalDecision | undefined): boolean {
+  return a?.approve === b?.approve && a?.reason === b?.reason;
 }
 
 async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>): Promise<T> {

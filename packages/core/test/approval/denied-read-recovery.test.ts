@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { Matches } from 'class-validator';
-import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, defineToolManifest, resumeToolLoop, runToolLoop, type RunStore, type ToolContext } from '@toolwright/core';
+import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, ToolError, defineToolManifest, resumeToolLoop, runToolLoop, type RunStore, type StoredRun, type ToolContext } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { answersById, replayClient } from './fixtures/refunds';
 
@@ -16,11 +16,14 @@ const LEASE = 1_000;
 
 class Bank {
   ran: string[] = [];
+  /** What the read answers, once approved, as its own error: any text, a denial's included. */
+  revealFails: string | undefined;
 
   /** A read that always asks (it reveals a secret). */
   @Tool({ name: 'reveal', effect: 'read', approval: true })
   async reveal(@Param() key: string, @Ctx() ctx: ToolContext) {
     this.ran.push(ctx.toolUseId);
+    if (this.revealFails !== undefined) throw new ToolError(this.revealFails);
     return `revealed ${key}`;
   }
 
@@ -130,6 +133,72 @@ describe('a denied read recovered from the journal', () => {
 
     // The first journaled answer stands, and with it what it means for the batch.
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user: not today' });
+    expect(bank.ran).toEqual([]);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+
+  it('an approved read whose own error reads as a denial, recovered from the journal, halts nothing: the decision is recorded with it', async () => {
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
+    bank.revealFails = 'Denied by the user: the vault is closed';
+    const decisions = { toolu_reveal: { approve: true } };
+
+    // First resume: records the approval, runs the read (its error halts nothing) and the write,
+    // journals the read's error, and dies before the write's result is journaled.
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions })).rejects.toThrow();
+    expect(bank.ran).toEqual(['toolu_reveal', 'toolu_transfer']);
+    expect([...(await store.journaledResults(runId)).keys()]).toEqual(['toolu_reveal']);
+    expect((await store.load(runId))!.state.pending).toEqual([expect.objectContaining({ toolUseId: 'toolu_reveal', decision: { approve: true } })]);
+
+    lapse();
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions });
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user: the vault is closed' });
+    // Still halting nothing: the write, with no journaled result, runs again under its own
+    // ctx.toolUseId (the idempotency key), as any unjournaled call does. Read as a denial, it would
+    // be answered "Not executed" although it ran.
+    expect(bank.ran).toEqual(['toolu_reveal', 'toolu_transfer', 'toolu_transfer']);
+    expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ content: 'transferred all' });
+  });
+
+  it('a denial recorded by an attempt that died before journaling it gives way to the retry’s decision: nothing was answered yet', async () => {
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
+    // The first resume records its denial and dies before the denial is journaled.
+    let saves = 0;
+    const diesAfterRecording: RunStore = Object.assign(Object.create(store) as RunStore, {
+      claimLeaseMs: store.claimLeaseMs,
+      save: async (s: Parameters<RunStore['save']>[0], r: number) => {
+        if (saves++ > 0) throw new Error('process died');
+        return store.save(s, r);
+      },
+      recordResult: () => Promise.reject(new Error('process died')),
+    });
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterRecording, runId, decisions: { toolu_reveal: { approve: false } } })).rejects.toThrow();
+    expect((await store.load(runId))!.state.pending[0].decision).toEqual({ approve: false });
+    expect(await store.journaledResults(runId)).toEqual(new Map());
+
+    lapse();
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } } });
+    expect(bank.ran).toEqual(['toolu_reveal', 'toolu_transfer']);
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ content: 'revealed secret' });
+  });
+
+  it('a denial journaled by a build that recorded no decisions is still told by its text, and halts the write', async () => {
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
+    const decisions = { toolu_reveal: { approve: false } };
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions })).rejects.toThrow();
+    expect((await store.load(runId))!.state.pending[0].decision).toEqual({ approve: false });
+
+    lapse();
+    // The store as that build left it: the same run, with no decision recorded.
+    const forget = (stored: StoredRun): StoredRun => ({ ...stored, state: { ...stored.state, pending: stored.state.pending.map(({ decision: _, ...call }) => call) } });
+    const asLeft: RunStore = Object.assign(Object.create(store) as RunStore, {
+      claimLeaseMs: store.claimLeaseMs,
+      load: async (id: string) => {
+        const stored = await store.load(id);
+        return stored && forget(stored);
+      },
+      claim: async (id: string, options: Parameters<RunStore['claim']>[1]) => forget(await store.claim(id, options)),
+    });
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: asLeft, runId, decisions: { toolu_reveal: { approve: true } } });
     expect(bank.ran).toEqual([]);
     expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
   });

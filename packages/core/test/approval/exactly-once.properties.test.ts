@@ -16,6 +16,7 @@ describe('exactly once across approval, crashes and resumes (property)', () => {
     expect(tally.approved).toBeGreaterThan(0);
     expect(tally.denied).toBeGreaterThan(0);
     expect(tally.deniedReadBeforeMore).toBeGreaterThan(0);
+    expect(tally.sealedReadBeforeMore).toBeGreaterThan(0);
   });
 
   it('leaves a transcript the scripted server accepts when it is sent again', async () => {

@@ -17,7 +17,7 @@ import {
   type ToolStreamEvent,
 } from '@toolwright/core';
 import { checkTranscript, text, toolUse, turn } from '@toolwright/core/testing';
-import { Refunds, answersById, refundTools, replayClient } from './fixtures/refunds';
+import { Refunds, SEALED, answersById, refundTools, replayClient } from './fixtures/refunds';
 import { connectionLost, faultyStore, type Fault, type StoreOperation } from './fixtures/faulty-store';
 
 // A run of random batches under a random policy, random decisions, and a process that dies at a
@@ -47,11 +47,13 @@ class Crash extends Error {
   }
 }
 
-type CallSpec = { tool: 'look_up'; asks: boolean } | { tool: 'refund'; amount: number } | { tool: 'note' } | { tool: 'wipe'; keep: boolean };
+type CallSpec = { tool: 'look_up'; vault: 'none' | 'asks' | 'sealed' } | { tool: 'refund'; amount: number } | { tool: 'note' } | { tool: 'wipe'; keep: boolean };
 
 const callSpec: fc.Arbitrary<CallSpec> = fc.oneof(
   // Mostly a plain read: a read that starts early before an approval needs plain reads ahead of it.
-  fc.record({ tool: fc.constant('look_up' as const), asks: fc.constantFrom(false, false, true) }),
+  // A read asks one time in three, half of those of the sealed vault, whose own error reads like a denial
+  // (ahead of the plain vault: fast-check draws the first values of a list more often in few runs).
+  fc.record({ tool: fc.constant('look_up' as const), vault: fc.constantFrom('none' as const, 'none' as const, 'sealed' as const, 'none' as const, 'none' as const, 'asks' as const) }),
   fc.record({ tool: fc.constant('refund' as const), amount: fc.constantFrom(5, 13, 200) }),
   fc.constant({ tool: 'note' as const }),
   fc.record({ tool: fc.constant('wipe' as const), keep: fc.boolean() }),
@@ -81,7 +83,7 @@ export type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never
 function block(spec: CallSpec, id: string) {
   switch (spec.tool) {
     case 'look_up':
-      return toolUse(id, 'look_up', { order: spec.asks ? 'A-7777' : 'A-1001' });
+      return toolUse(id, 'look_up', { order: { none: 'A-1001', asks: 'A-7777', sealed: 'A-7778' }[spec.vault] });
     case 'note':
       return toolUse(id, spec.tool, { order: 'A-1001' });
     case 'refund':
@@ -94,7 +96,7 @@ function block(spec: CallSpec, id: string) {
 /** Whether the call must be approved before it runs, from the fixture's rules. */
 function needsApproval(spec: CallSpec, policy: ApprovalPolicy): boolean {
   if (spec.tool === 'wipe') return !spec.keep;
-  if (spec.tool === 'look_up') return spec.asks;
+  if (spec.tool === 'look_up') return spec.vault !== 'none';
   return spec.tool === 'refund' && spec.amount !== 13 && policy === 'writes';
 }
 
@@ -279,7 +281,7 @@ export async function play(s: Scenario, makeStore: MakeStore = (options) => new 
  * rule changed), the decisions the runs were given (approvals and denials both), and denied
  * reads with calls after them in their batch.
  */
-export const tally = { eagerBeforeApproval: 0, approved: 0, denied: 0, deniedReadBeforeMore: 0 };
+export const tally = { eagerBeforeApproval: 0, approved: 0, denied: 0, deniedReadBeforeMore: 0, sealedReadBeforeMore: 0 };
 
 export function checkRun(s: Scenario, outcome: Outcome): void {
   const { messages, ledger, decided, violations, events, unjournaled } = outcome;
@@ -324,10 +326,19 @@ export function checkRun(s: Scenario, outcome: Outcome): void {
       expect(answers.get(id)![0].content).toMatch(decided[id]?.approve === false ? /^Denied by the user/ : /^Not executed/);
     }
   }
+  const sealed = (id: string) => { const spec = specs.get(id)!; return spec.tool === 'look_up' && spec.vault === 'sealed'; };
+  for (const [t, batch] of s.batches.entries()) {
+    if (batch.slice(0, -1).some((_, i) => sealed(`toolu_${t}_${i}`) && decided[`toolu_${t}_${i}`]?.approve === true)) tally.sealedReadBeforeMore++;
+  }
   for (const [id, [answer]] of answers) {
     if (decided[id]?.approve === false) expect(answer.content).toBe('Denied by the user: no');
-    // An approved call is not answered as denied, and whatever is answered as done really ran.
-    if (decided[id]?.approve === true) expect(answer.content).not.toMatch(/^Denied/);
+    // An approved call is not answered as denied (but by the sealed vault's own error), and
+    // whatever is answered as done really ran.
+    if (decided[id]?.approve === true) expect(answer.content).toMatch(sealed(id) ? new RegExp(`^(${SEALED}|Not executed)`) : /^(?!Denied)/);
+    // A halt names its cause, and that is a denial or a write: a read that failed on its own,
+    // whatever its text, halts nothing, on the attempt that ran it or on any after.
+    const halt = typeof answer.content === 'string' ? /^Not executed: an earlier call in this batch \(\w+, (toolu_\d+_\d+)\) failed\.$/.exec(answer.content) : null;
+    if (halt) expect({ id, haltedBy: halt[1], denialOrWrite: decided[halt[1]]?.approve === false || specs.get(halt[1])!.tool !== 'look_up' }).toEqual({ id, haltedBy: halt[1], denialOrWrite: true });
     if (!answer.is_error) expect({ id, ran: ledger.includes(id) }).toEqual({ id, ran: true });
   }
   expect(messages[messages.length - 1]).toEqual({ role: 'assistant', content: [text('done')] });

@@ -55,6 +55,24 @@ describe('a store that answers about another run', () => {
   });
 });
 
+describe('a store that answers with no run at all', () => {
+  it('a claim answered without a state is refused as the store’s bug, naming no run, and nothing runs', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    const store = lying(inner, { claim: async (id, o) => ({ revision: (await inner.claim(id, o)).revision }) as never });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeApprovingBoth(store, a, tools);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toBe(
+      `Run ${JSON.stringify(a)}: the store answered claim with the state of no run, not this run's. ` +
+        'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
+    );
+    expect(provider.ran).toEqual([]);
+  });
+});
+
 /** What a resume of `runId` (run A) approving both its refunds rejects with. */
 function resumeApprovingBoth(store: RunStore, runId: string, tools: ReturnType<typeof refundTools>['tools']): Promise<unknown> {
   const decisions = { toolu_a: { approve: true }, toolu_a_b: { approve: true } };
@@ -81,8 +99,12 @@ describe('a store that answers a call with another call’s result', () => {
   it('recordResult: an answer for another call ends the run with a RunStateError, not a second answer', async () => {
     const inner = new InMemoryRunStore();
     const { a } = await twoPausedRuns(inner);
+    const asked: string[] = [];
     const store = lying(inner, {
-      recordResult: async (id, result) => ({ result: { ...result, tool_use_id: 'toolu_a_b' }, recorded: true }),
+      recordResult: async (id, result) => {
+        asked.push(result.tool_use_id);
+        return { result: { ...result, tool_use_id: 'toolu_a_b' }, recorded: true };
+      },
     });
     const { tools, provider } = refundTools('writes');
 
@@ -91,6 +113,21 @@ describe('a store that answers a call with another call’s result', () => {
     expect(error).toBeInstanceOf(RunStateError);
     expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" holds the result of another call`);
     // The first write ran; its answer could not be kept, so nothing after it started.
+    expect(provider.ran).toEqual(['toolu_a']);
+    // The store answered: the result is not held back as unjournaled and sent again on the way out.
+    expect(asked).toEqual(['toolu_a']);
+  });
+
+  it('recordResult: no answer at all (a store that forgets to return) is refused the same way, as the store’s bug it is', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    const store = lying(inner, { recordResult: async () => undefined as never });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeApprovingBoth(store, a, tools);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toContain(`Run ${JSON.stringify(a)}: the journal entry of call "toolu_a" is not a tool_result block`);
     expect(provider.ran).toEqual(['toolu_a']);
   });
 });

@@ -32,6 +32,13 @@ describe('run state', () => {
     expect(checkRunState(JSON.parse(JSON.stringify(state)))).toEqual(state);
   });
 
+  it('keeps the decisions a resume recorded on its pending calls', () => {
+    const paused = pausedRun();
+    const [call] = paused.pending;
+    const state = { ...paused, status: 'running' as const, pending: [{ ...call, decision: { approve: false, reason: 'not \u0000 today' } }] };
+    expect(checkRunState(JSON.parse(JSON.stringify(state)))).toEqual(state);
+  });
+
   it('refuses another version and says what to do', () => {
     expect(problem({ ...pausedRun(), version: 3 })).toEqual({
       problem: 'version',
@@ -67,6 +74,9 @@ describe('run state', () => {
     ['a pending call without id', { pending: [{ toolName: 't', input: {}, effect: 'write' }] }, 'pending[0].toolUseId must be a non-empty string'],
     ['an input that is an array', { pending: [{ toolUseId: 'a', toolName: 't', input: [1], effect: 'write' }] }, 'pending[0].input must be a JSON object'],
     ['an unknown effect', { pending: [{ toolUseId: 'a', toolName: 't', input: {}, effect: 'delete' }] }, `pending[0].effect must be 'read' or 'write', got "delete"`],
+    ['a decision that is not an object', { pending: [{ toolUseId: 'a', toolName: 't', input: {}, effect: 'write', decision: true }] }, 'pending[0].decision must be an object when present'],
+    ['a decision without approve', { pending: [{ toolUseId: 'a', toolName: 't', input: {}, effect: 'write', decision: { approve: 'yes' } }] }, 'pending[0].decision.approve must be a boolean, got "yes"'],
+    ['a decision whose reason is not text', { pending: [{ toolUseId: 'a', toolName: 't', input: {}, effect: 'write', decision: { approve: false, reason: 1 } }] }, 'pending[0].decision.reason must be a string when present'],
     ['a negative turn count', { used: { ...pausedRun().used, turns: -1 } }, 'used.turns must be a number >= 0, got -1'],
     ['a missing usage field', { used: { ...pausedRun().used, usage: { inputTokens: 1 } } }, 'used.usage.outputTokens must be a number >= 0, got undefined'],
   ])('names the field at fault: %s', (_, change, message) => {

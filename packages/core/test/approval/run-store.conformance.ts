@@ -77,6 +77,18 @@ export function describeRunStoreConformance(makeStore: MakeRunStore): void {
       expect((await runs.load(state.runId))!.state).toMatchObject({ owner: 'C-ana', status: 'finished' });
     });
 
+    it('keeps the decisions a resume records on the pending calls of the run it holds, reasons exactly', async () => {
+      const runs = store();
+      const state = pausedRun();
+      await runs.create(state);
+      const held = await runs.claim(state.runId);
+      const reason = 'no \u0000, lone \ud83d';
+      const decided = { ...held.state, pending: held.state.pending.map((call) => ({ ...call, decision: { approve: false, reason } })) };
+      const saved = await runs.save(decided, held.revision);
+      expect(saved.state).toEqual(decided);
+      expect((await runs.load(state.runId))!.state.pending[0].decision).toEqual({ approve: false, reason });
+    });
+
     it('keeps a state whose messages hold NUL and lone surrogates exactly', async () => {
       const runs = store();
       const state = pausedRun();

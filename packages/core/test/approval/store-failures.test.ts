@@ -118,8 +118,8 @@ describe('a failing save', () => {
     const paused = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
     expect(paused.stopReason).toBe('approval_required');
 
-    // The resume claims (save 2 is the pause), runs the refund, and its checkpoint fails.
-    const failing = faultyStore(inner, failOnce('save'));
+    // The resume claims, records the decision (its first save), runs the refund, and its checkpoint (its second) fails.
+    const failing = faultyStore(inner, failOnce('save', 2));
     const error = await resumeToolLoop({ client, model: MODEL, tools, store: failing, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } }).catch(
       (e: unknown) => e,
     );

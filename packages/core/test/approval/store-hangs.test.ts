@@ -208,8 +208,30 @@ describe('untilAbort', () => {
     await pause(grace * 5);
     expect(silences).toHaveLength(1);
     await expect(answered).rejects.toBeInstanceOf(StoreSilence);
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
     answer('late');
     await pause(grace * 5);
     expect(silences).toHaveLength(1);
+  });
+
+  it('a call made after the abort is given up once the lease has passed', async () => {
+    const signal = new AbortController();
+    signal.abort();
+    const silences: unknown[] = [];
+    const answered = untilAbort('release', () => new Promise<string>(() => undefined), signal.signal, grace, (silence) => silences.push(silence));
+    await expect(answered).rejects.toBeInstanceOf(StoreSilence);
+    expect(silences).toHaveLength(1);
+  });
+
+  it('a call the store failed before the abort keeps its error and is not given up when the abort comes', async () => {
+    const signal = new AbortController();
+    const silences: unknown[] = [];
+    const refused = new Error('connection lost');
+    const answered = untilAbort('save', () => Promise.reject(refused), signal.signal, grace, (silence) => silences.push(silence));
+    await expect(answered).rejects.toBe(refused);
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
+    signal.abort();
+    await pause(grace * 5);
+    expect(silences).toEqual([]);
   });
 });
