@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall } from '../approval/decisions';
+import { checkDecisions, type ApprovalDecisions, type DecidedCall } from '../approval/decisions';
 import type { PendingCall } from '../approval/run-state';
 import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
 import { verifyRunState } from '../approval/run-state-signature';
@@ -74,8 +74,9 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
     const journaled = await run.journaled();
     const pending = standingDecisions(decided, journaled);
     // Recorded before anything of this attempt is journaled, so every journaled result of a pending
-    // call has its decision beside it in the store.
-    if (pending.some((call, i) => !sameDecision(call.decision, decided[i].call.decision))) await run.recordDecisions(pending);
+    // call has its decision beside it in the store (a save on every resume: resumes are rare, and a
+    // save that changes nothing is harmless).
+    await run.recordDecisions(pending);
     const presets: EngineResume['presets'] = [];
     // A denial answers a call as a failed write (the calls after it halt), on every attempt: a denial
     // journaled by an attempt that died is still one. Which journaled result is a denial is read
@@ -111,10 +112,6 @@ function standingDecisions(decided: readonly DecidedCall[], journaled: ReadonlyM
   return decided.map(({ call, decision }) =>
     journaled.has(call.toolUseId) ? call : { ...call, decision: { approve: decision.approve, ...(decision.reason !== undefined && { reason: decision.reason }) } },
   );
-}
-
-function sameDecision(a: ApprovalDecision | undefined, b: ApprovalDecision | undefined): boolean {
-  return a?.approve === b?.approve && a?.reason === b?.reason;
 }
 
 async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>): Promise<T> {

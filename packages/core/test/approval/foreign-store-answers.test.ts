@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { InMemoryRunStore, RunStateError, resumeToolLoop, runToolLoop, type ApprovalDecisions, type RunStore } from '@toolwright/core';
+import { InMemoryRunStore, RunConflictError, RunStateError, resumeToolLoop, runToolLoop, type ApprovalDecisions, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
 
@@ -69,6 +69,29 @@ describe('a store that answers with no run at all', () => {
       `Run ${JSON.stringify(a)}: the store answered claim with the state of no run, not this run's. ` +
         'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
     );
+    expect(provider.ran).toEqual([]);
+  });
+});
+
+describe('a run that moves between the resume’s load and its claim', () => {
+  it('is refused at the revision its decisions were checked against, and nothing runs', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    // Another process claims and releases the run right after this resume has read it.
+    const store = lying(inner, {
+      load: async (id) => {
+        const loaded = await inner.load(id);
+        const held = await inner.claim(id);
+        await inner.release(held.state, held.revision);
+        return loaded;
+      },
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeApprovingBoth(store, a, tools);
+
+    expect(error).toBeInstanceOf(RunConflictError);
+    expect(error).toMatchObject({ problem: 'revision' });
     expect(provider.ran).toEqual([]);
   });
 });

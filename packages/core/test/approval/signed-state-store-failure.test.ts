@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop } from '@toolwright/core';
+import { InMemoryRunStore, RunStateError, RunStoreError, resumeToolLoop, runToolLoop } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { connectionLost, failOnce, faultyStore } from './fixtures/faulty-store';
 import { refundTools, replayClient } from './fixtures/refunds';
@@ -51,5 +51,30 @@ describe('a signed state resumed on a store that fails', () => {
 
     expect(done.stopReason).toBe('end_turn');
     expect(provider.ran).toEqual(['toolu_refund']);
+  });
+
+  it('resumed again once the store has it, the state is read from the store: the finished run is refused and nothing runs twice', async () => {
+    const { tools, provider } = refundTools('writes');
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, prompt: 'x' });
+    const store = new InMemoryRunStore();
+    const resume = () => resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, secret: SECRET, state: paused.signedState!, decisions: { toolu_refund: { approve: true } } });
+
+    expect((await resume()).stopReason).toBe('end_turn');
+    await expect(resume()).rejects.toMatchObject({ name: 'DecisionError', problem: 'finished_run', runId: paused.runId });
+    expect(provider.ran).toEqual(['toolu_refund']);
+  });
+
+  it('a store that refuses the state as malformed answers with its own RunStateError, not a store failure', async () => {
+    const { tools, provider } = refundTools('writes');
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store: new InMemoryRunStore(), secret: SECRET, prompt: 'x' });
+    const refusal = new RunStateError('malformed', 'Run state is not valid: messages[0] is too large for this store.');
+    const strict = faultyStore(new InMemoryRunStore(), (op) => (op === 'create' ? refusal : undefined));
+
+    const error = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: strict, secret: SECRET, state: paused.signedState!, decisions: { toolu_refund: { approve: true } } }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBe(refusal);
+    expect(provider.ran).toEqual([]);
   });
 });
