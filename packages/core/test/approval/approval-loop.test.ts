@@ -153,6 +153,8 @@ describe('approval: resume', () => {
     expect([...(await store.journaledResults(paused.runId!)).keys()]).toEqual(['toolu_read', 'toolu_refund', 'toolu_note']);
     expect((await store.load(paused.runId!))?.state.status).toBe('finished');
     expect(done.turns).toBe(2);
+    // As runToolLoop does, unlike streamResumeToolLoop: the answer is not streamed.
+    expect(client.requests.map((r) => r.stream)).toEqual([false, false]);
 
     await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } })).rejects.toMatchObject({
       name: 'DecisionError',
