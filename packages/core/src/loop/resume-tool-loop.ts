@@ -7,6 +7,7 @@ import { RunStateError } from '../approval/run-state-error';
 import type { RunStore } from '../approval/run-store';
 import { RunConflictError } from '../approval/run-store-errors';
 import { modelMessages, readsAsDenial } from '../execution/messages';
+import { describeType } from '../execution/echo';
 import { DurableRun, ownRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
 import { RunStoreError } from '../approval/run-store-errors';
@@ -61,9 +62,14 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   // Checked before the claim: a run refused for its options must not stay claimed.
   const settings = loopSettings(options, name);
   const { store } = options;
+  // From JavaScript, anything may come as the id: refused as an option, not sent to the store.
+  const givenId: unknown = options.runId;
+  if (!options.state && typeof givenId !== 'string') {
+    throw new TypeError(`${name}: runId must be the string runToolLoop returned as runId, got ${describeType(givenId)}.`);
+  }
   const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
   // An id no store can hold names no run: refused as unknown, never sent to the store.
-  const found = typeof runId === 'string' && keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  const found = keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
   // The decisions are checked against the pending calls of this run, never another's.
   const loaded = found && ownRun(runId, 'load', found);
   const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);

@@ -284,6 +284,12 @@ describe('text no store can hold', () => {
     for (const runId of ['run\u0000x', 'run\udc00']) {
       await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId, decisions: {} })).rejects.toMatchObject({ name: 'DecisionError', problem: 'unknown_run' });
     }
+    // From JavaScript: an id that is no string is a bad option, said as one.
+    for (const runId of [123, undefined, null]) {
+      await expect(resumeToolLoop({ client, model: MODEL, tools, store, runId: runId as never, decisions: {} })).rejects.toThrow(
+        new TypeError(`resumeToolLoop: runId must be the string runToolLoop returned as runId, got ${runId === 123 ? 'a number' : String(runId)}.`),
+      );
+    }
     expect(store.calls).toEqual([]);
     await expect(runToolLoop({ client, model: MODEL, tools, store, owner: 'C-\u0000', prompt: 'x' })).rejects.toThrow(
       /owner must be a non-empty string .* without NUL or lone surrogates; it holds a NUL character/,
