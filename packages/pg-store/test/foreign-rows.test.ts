@@ -37,9 +37,15 @@ describe('a run row whose state names another run', () => {
 
     const loaded = await store.load('run_copy').then(
       (run) => ({ runId: run?.state.runId }),
-      (error: Error) => ({ refused: error.name }),
+      (error: Error) => ({ refused: error.name, message: error.message }),
     );
-    expect(loaded).toEqual({ refused: 'RunStateError' });
+    // The message names both runs, the table and what to do.
+    expect(loaded).toEqual({
+      refused: 'RunStateError',
+      message:
+        `PostgresRunStore: the row of run "run_copy" holds the state of run ${JSON.stringify(b.runId)} (copied or restored under the wrong id?). ` +
+        'Nothing of it ran. Fix or remove that row of toolwright_runs before resuming "run_copy".',
+    });
   }, 120_000);
 
   it('a resume of A does not run (nor journal under B) the pending write of run B', async () => {
