@@ -100,7 +100,7 @@ export const modules = [
   },
   {
     name: 'engine',
-    mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts', 'packages/core/src/loop/resume-tool-loop.ts'],
+    mutate: ['packages/core/src/loop/engine.ts', 'packages/core/src/loop/durable-run.ts', 'packages/core/src/loop/store-silence.ts', 'packages/core/src/loop/resume-tool-loop.ts'],
     tests: core(
       'approval/approval-loop.test.ts',
       'approval/exactly-once.properties.test.ts',

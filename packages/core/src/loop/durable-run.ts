@@ -6,16 +6,7 @@ import { RunConflictError, RunStoreError, type RunStoreOperation } from '../appr
 import { storeFailure } from './store-failure';
 import { RunStateError } from '../approval/run-state-error';
 import { checkJournaledEntry } from '../approval/journal-result';
-
-/** The longest delay `setInterval` keeps; a longer one fires after 1 ms. */
-const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
-
-/**
- * How long a store call in flight when the run is aborted is still waited for. A store that
- * answers (almost all of them, almost always) lets the aborted run be saved and released as
- * usual, free to resume at once; one that does not is given up after this, leaving the claim to lapse.
- */
-const ABORT_GRACE_MS = 1_000;
+import { StoreSilence, timerDelay, untilAbort } from './store-silence';
 
 /** What became of the run after a failure this process observed. */
 export interface Interruption {
@@ -27,17 +18,6 @@ export interface Interruption {
   lost?: RunStoreError;
   /** Why the run could not be released, when it was not (and its claim was not lost). */
   failure?: unknown;
-}
-
-/**
- * A store call the run stopped waiting for: the run was aborted and the store had not answered
- * it within the grace (a pool with no free connection, a lock wait, a half-open connection). Whether it took effect
- * is unknown, so no further call is made to that store by this run.
- */
-export class StoreSilence extends Error {
-  constructor(readonly operation: RunStoreOperation) {
-    super(`the store did not answer ${operation} in time once the run was aborted, so whether it took effect is unknown`);
-  }
 }
 
 /**
@@ -71,7 +51,7 @@ export class DurableRun {
     this.lease = lease;
     // Capped: timers run a delay over 2^31-1 ms after 1 ms instead, which would renew a lease of
     // more than ~74 days every millisecond. Renewing every ~24.8 days still keeps such a lease alive.
-    this.heartbeat = setInterval(() => this.renew(), Math.min(MAX_TIMER_DELAY_MS, Math.max(1, Math.floor(lease / 3))));
+    this.heartbeat = setInterval(() => this.renew(), timerDelay(Math.floor(lease / 3)));
     // A heartbeat alone never keeps the process alive; the run's own work does.
     this.heartbeat.unref();
   }
@@ -284,44 +264,4 @@ export function ownRun(runId: string, operation: RunStoreOperation, stored: Stor
     `Run ${JSON.stringify(runId)}: the store answered ${operation} with the state of ${typeof found === 'string' ? `run ${JSON.stringify(found)}` : 'no run'}, not this run's. ` +
       'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
   );
-}
-
-/**
- * `op()`, or a `StoreSilence` if it has not settled `ABORT_GRACE_MS` after `signal` aborts; made
- * after the abort, it is given `leaseMs` to settle instead. The store call itself cannot be
- * cancelled: its late answer is dropped (revisions fence a late save; a late journal entry is
- * found by the next resume).
- */
-export function untilAbort<T>(operation: RunStoreOperation, op: () => Promise<T>, signal: AbortSignal | undefined, leaseMs: number, onSilence?: (silence: StoreSilence) => void): Promise<T> {
-  if (!signal) return op();
-  const pending = op();
-  return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waitAtMost = (ms: number) => {
-      timer = setTimeout(giveUp, Math.min(MAX_TIMER_DELAY_MS, Math.max(1, ms)));
-    };
-    const onAbort = () => waitAtMost(Math.min(ABORT_GRACE_MS, leaseMs));
-    const done = () => {
-      signal.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
-    };
-    // Called by the timer alone, once the abort's listener has fired (or was never added).
-    function giveUp() {
-      const silence = new StoreSilence(operation);
-      onSilence?.(silence);
-      reject(silence);
-    }
-    if (signal.aborted) waitAtMost(leaseMs);
-    else signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-  });
 }

@@ -93,7 +93,7 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
     const byId = new Map(pending.map((call) => [call.toolUseId, call]));
     for (const result of journaled.values()) {
       const call = byId.get(result.tool_use_id);
-      const failed = call === undefined ? false : call.decision ? !call.decision.approve : readsAsDenial(result);
+      const failed = call !== undefined && (call.decision ? !call.decision.approve : readsAsDenial(result));
       presets.push({ result, failed });
     }
     for (const { toolUseId, decision } of pending) {

@@ -4,7 +4,7 @@ import { getEventListeners } from 'node:events';
 import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
-import { StoreSilence, untilAbort } from '../../src/loop/durable-run';
+import { StoreSilence, untilAbort } from '../../src/loop/store-silence';
 
 // A store that stops answering (a pool with no free connection, a lock wait, a half-open TCP
 // connection) must not keep an aborted run from settling: a second after the abort, the run gives
