@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every benchmark, each in its own process, and writes bench/RESULTS.md.
+// Runs every benchmark, each in its own process, and writes bench/RESULTS.md and bench/HISTORY.md.
 //   node bench/run.js        real sizes (what `pnpm bench` runs, after `pnpm build`)
 //   node bench/run.js --ci   once, tiny sizes: proves the scripts still work; writes no results
 'use strict';
@@ -23,6 +23,8 @@ function main() {
     console.error(`bench: ${missing.join(', ')} missing; run \`pnpm build\` first.`);
     return 1;
   }
+  // Read before anything runs: the code the run measures is the code built now.
+  const code = ci ? undefined : codeVersion();
   console.log('== bench: compiling');
   const tsc = require.resolve('typescript/bin/tsc', { paths: [REPO_DIR] });
   execFileSync(process.execPath, [tsc, '-p', path.join(BENCH_DIR, 'tsconfig.json')], { stdio: 'inherit' });
@@ -42,13 +44,16 @@ function main() {
     return 1;
   }
   if (!ci) {
-    writeFileSync(RESULTS, resultsDocument());
+    writeFileSync(RESULTS, resultsDocument(code));
     console.log(`== bench: wrote ${path.relative(process.cwd(), RESULTS)}`);
+    // bench/HISTORY.md: this run's goal lines beside every committed run's.
+    const history = spawnSync(process.execPath, [path.join(BENCH_DIR, 'dist', 'history.js')], { stdio: 'inherit', cwd: REPO_DIR });
+    if (history.status !== 0) return 1;
   }
   return 0;
 }
 
-function resultsDocument() {
+function resultsDocument(code) {
   const cpus = os.cpus();
   const command = process.env.npm_lifecycle_event === 'bench' ? 'pnpm bench' : `node ${path.relative(REPO_DIR, __filename)}`;
   const header = [
@@ -59,6 +64,7 @@ function resultsDocument() {
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Command: \`${command}\``,
+    `- Code: ${code}`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB memory, ` +
       `${os.type()} ${os.release()} ${os.arch()}, load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' / ')}`,
     `- Node ${process.version}`,
@@ -66,6 +72,11 @@ function resultsDocument() {
   ];
   const sections = BENCHMARKS.map((name) => readFileSync(path.join(SECTIONS_DIR, `${name}.md`), 'utf8'));
   return [...header, sections.join('\n')].join('\n');
+}
+
+/** The commit the run measured, `-dirty` when the working tree had changes: HISTORY.md names each run by it. */
+function codeVersion() {
+  return execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=7'], { cwd: REPO_DIR, encoding: 'utf8' }).trim();
 }
 
 process.exitCode = main();
