@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { ContentBlock, Message, MessageParam, RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages';
 import { InMemoryRunStore, ToolContainer, runToolLoop, streamToolLoop, type MessagesClient, type ToolLoopEvent, type ToolLoopOptions, type ToolLoopResult, type ToolStreamEvent } from '@toolwright/core';
-import { scriptedStreamEvents, text, toolUse } from '@toolwright/core/testing';
+import { scriptedStreamEvents, serverToolUse, text, toolUse, webSearchResult } from '@toolwright/core/testing';
 import { ShopTools, Timeline, shopManifest, sleep } from './fixtures/shop-tools';
 import { MODEL } from './scripted-client';
 
@@ -196,6 +196,26 @@ describe.each(loops)('%s returns', (_name, loop) => {
     await expect(loop({ client: client(replies), model: MODEL, messages: history, tools: tools() })).rejects.toThrow(
       'it repeats the tool_use id toolu_01, already used earlier in the conversation; ids must be unique',
     );
+  });
+
+  // A server tool's call (web search, code execution) shares the id space of tool_use blocks: the
+  // API refuses a conversation that repeats either, so the loop refuses the response at once.
+  test('an error when the model repeats a server_tool_use id of the history it was given', async () => {
+    const search = serverToolUse('srvtoolu_01', 'web_search', { query: 'frete' });
+    const history: MessageParam[] = [
+      { role: 'user', content: 'Frete?' },
+      { role: 'assistant', content: [search, webSearchResult('srvtoolu_01', [{ url: 'https://loja.example/frete', title: 'Frete' }]), text('Grátis.')] },
+      { role: 'user', content: 'E para o Norte?' },
+    ];
+    const replies = [message('end_turn', serverToolUse('srvtoolu_01', 'web_search', { query: 'frete norte' }), text('Também.'))];
+    await expect(loop({ client: client(replies), model: MODEL, messages: history, tools: tools() })).rejects.toThrow(
+      'it repeats the tool_use id srvtoolu_01, already used earlier in the conversation; ids must be unique',
+    );
+  });
+
+  test('an error when one response repeats a server_tool_use id within itself', async () => {
+    const replies = [message('end_turn', serverToolUse('srvtoolu_02', 'web_search', { query: 'frete' }), serverToolUse('srvtoolu_02', 'web_search', { query: 'prazo' }), text('Ok.'))];
+    await expect(loop({ client: client(replies), model: MODEL, prompt: 'Frete?', tools: tools() })).rejects.toThrow('it repeats the tool_use id srvtoolu_02; ids must be unique');
   });
 });
 
