@@ -74,9 +74,14 @@ function resultsDocument(code) {
   return [...header, sections.join('\n')].join('\n');
 }
 
-/** The commit the run measured, `-dirty` when the working tree had changes: HISTORY.md names each run by it. */
+/**
+ * The commit the run measured, `-dirty` when a tracked file other than Markdown had changes (the
+ * results and the guides are Markdown, edited while a run goes on): HISTORY.md names each run by it.
+ */
 function codeVersion() {
-  return execFileSync('git', ['describe', '--always', '--dirty', '--abbrev=7'], { cwd: REPO_DIR, encoding: 'utf8' }).trim();
+  const git = (...args) => execFileSync('git', args, { cwd: REPO_DIR, encoding: 'utf8' }).trim();
+  const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)*.md');
+  return `${git('rev-parse', '--short=7', 'HEAD')}${changed === '' ? '' : '-dirty'}`;
 }
 
 process.exitCode = main();
