@@ -81,7 +81,17 @@ describe('Streamable HTTP on loopback, stateful sessions', () => {
       ['probe_write', 'w1'],
       ['probe_read', 'r3'],
     ];
-    await Promise.all(calls.map(([name, label]) => s.ana.callTool({ name, arguments: { label, ms: 30 } })));
+    // r1 stays open until r2 has started, so the overlap does not depend on the host's speed.
+    const release = log.hold('r1');
+    const all = Promise.all(calls.map(([name, label]) => s.ana.callTool({ name, arguments: { label, ms: 30 } })));
+    // Awaited below; a check that throws first must not leave it rejecting unhandled when the client closes.
+    all.catch(() => undefined);
+    try {
+      await until(() => log.spans.has('r2'));
+    } finally {
+      release();
+    }
+    await all;
     const span = (label: string) => log.spans.get(label)!;
     // The two reads overlap; the write overlaps nothing.
     expect(span('r1').start < span('r2').end! && span('r2').start < span('r1').end!).toBe(true);

@@ -73,10 +73,26 @@ describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
       ['probe_read', 'm-r3'],
     ];
     const bruno = await modernClient(s.http.url, 't-bruno');
+    // m-r1 stays open until m-r2 has started, and Ana's write until Bruno's read is answered, so
+    // neither overlap depends on the host's speed.
+    const releaseRead = log.hold('m-r1');
+    const release = log.hold('m-w1');
     const ours = Promise.all(calls.map(([name, label]) => s.ana.callTool({ name, arguments: { label, ms: 40 } })));
-    await until(() => log.spans.has('m-w1'));
-    // Bruno's read runs while Ana's write does: the order is per principal.
-    await bruno.callTool({ name: 'probe_read', arguments: { label: 'm-other', ms: 0 } });
+    // Awaited below; a check that throws first must not leave it rejecting unhandled when the client closes.
+    ours.catch(() => undefined);
+    try {
+      await until(() => log.spans.has('m-r2'));
+      releaseRead();
+      await until(() => log.spans.has('m-w1'));
+      // A read held behind Ana's write would wait for ever: released after 2 s, it fails the last check instead.
+      const failSafe = setTimeout(release, 2_000);
+      // Bruno's read runs while Ana's write does: the order is per principal.
+      await bruno.callTool({ name: 'probe_read', arguments: { label: 'm-other', ms: 0 } });
+      clearTimeout(failSafe);
+    } finally {
+      releaseRead();
+      release();
+    }
     await ours;
     await bruno.close();
     const span = (label: string) => log.spans.get(label)!;

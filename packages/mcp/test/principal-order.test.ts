@@ -45,9 +45,14 @@ describe('the principal option on 2026-07-28', () => {
     const served = await serveSharedClientId(probeContainer(log));
     const [ana, bruno] = [await connect(served.url, 'ana'), await connect(served.url, 'bruno')];
     try {
-      const write = ana.callTool({ name: 'probe_write', arguments: { label: 'ana-write', ms: 600 } });
+      // Ana's write stays open until Bruno's read is answered (released after 2 s if it never is, which fails the check).
+      const release = log.hold('ana-write');
+      const write = ana.callTool({ name: 'probe_write', arguments: { label: 'ana-write', ms: 0 } });
       await until(() => log.spans.has('ana-write'));
+      const failSafe = setTimeout(release, 2_000);
       await bruno.callTool({ name: 'probe_read', arguments: { label: 'bruno-read', ms: 0 } });
+      clearTimeout(failSafe);
+      release();
       await write;
       // Bruno's read ran while Ana's write did, as it does for two tokens of their own (modern-revision.test.ts).
       expect(log.spans.get('bruno-read')!.start).toBeLessThan(log.spans.get('ana-write')!.end!);
