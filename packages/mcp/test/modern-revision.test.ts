@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { probeContainer } from './fixtures/probe-tools';
-import { textOf, until } from './support/clients';
+import { releasingAfter, textOf, until } from './support/clients';
 import { probeSuite } from './support/probe-suite';
 
 // The promises of the MCP guide on 2026-07-28, the stateless revision, through the official v2
@@ -84,11 +84,8 @@ describe('Streamable HTTP on loopback, 2026-07-28 (official v2 client)', () => {
       await until(() => log.spans.has('m-r2'));
       releaseRead();
       await until(() => log.spans.has('m-w1'));
-      // A read held behind Ana's write would wait for ever: released after 2 s, it fails the last check instead.
-      const failSafe = setTimeout(release, 2_000);
       // Bruno's read runs while Ana's write does: the order is per principal.
-      await bruno.callTool({ name: 'probe_read', arguments: { label: 'm-other', ms: 0 } });
-      clearTimeout(failSafe);
+      await releasingAfter(release, () => bruno.callTool({ name: 'probe_read', arguments: { label: 'm-other', ms: 0 } }));
     } finally {
       releaseRead();
       release();

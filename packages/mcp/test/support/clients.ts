@@ -58,6 +58,21 @@ export function textOf(result: unknown): string {
   return ((result as CallToolResult).content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
 }
 
+/**
+ * Runs `work` while a probe call is held (`ProbeLog.hold`), then releases it. A `work` that waits
+ * for the held call would wait for ever: the call is released after 2 s, so the check that follows
+ * fails instead of the test hanging.
+ */
+export async function releasingAfter(release: () => void, work: () => Promise<unknown>): Promise<void> {
+  const failSafe = setTimeout(release, 2_000);
+  try {
+    await work();
+  } finally {
+    clearTimeout(failSafe);
+    release();
+  }
+}
+
 /** Waits until `condition` holds, polling every 5 ms; fails after 2.5 s. */
 export async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
