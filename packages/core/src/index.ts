@@ -45,7 +45,7 @@ export { RUN_STATE_VERSION, createRunState, checkRunState } from './approval/run
 export type { RunState, RunStatus, PendingCall, RunBudgetsUsed, RunUsage, CreateRunStateInput } from './approval/run-state';
 export { RunStateError, type RunStateProblem } from './approval/run-state-error';
 export { signRunState, verifyRunState, type SignedRunState, type RunStateSecret } from './approval/run-state-signature';
-export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall } from './approval/decisions';
+export { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall, type SupersededDecision } from './approval/decisions';
 export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
 export type { ApprovalCheck } from './approval/approval-check';

@@ -6,6 +6,18 @@ export type { ApprovalDecision };
 /** One decision per pending call, keyed by its `toolUseId`. */
 export type ApprovalDecisions = Record<string, ApprovalDecision>;
 
+/**
+ * A decision a retried resume gave for a call answered under an earlier one: the earlier one
+ * stands (the call ran, or its denial was journaled), and this attempt's is not applied.
+ */
+export interface SupersededDecision {
+  toolUseId: string;
+  /** What this attempt decided. */
+  requested: ApprovalDecision;
+  /** What the call was answered under, recorded with its journaled result. */
+  recorded: ApprovalDecision;
+}
+
 /** A pending call and what was decided for it. */
 export interface DecidedCall {
   call: PendingCall;

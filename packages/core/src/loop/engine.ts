@@ -1,5 +1,6 @@
 import type { ContentBlock, MessageParam, ToolResultBlockParam, ToolUnion, ToolUseBlock, Usage } from '@anthropic-ai/sdk/resources/messages';
 import type { RunBudgetsUsed } from '../approval/run-state';
+import type { SupersededDecision } from '../approval/decisions';
 import { consoleLogger } from '../context';
 import { checkPositiveInteger } from '../execution/check-options';
 import type { ToolLoopEvent } from './loop-events';
@@ -52,6 +53,8 @@ export interface EngineResume {
   presets: Array<{ result: ToolResultBlockParam; failed: boolean }>;
   /** The options' settings, checked before the run was claimed. */
   settings: LoopSettings;
+  /** This attempt's decisions that an earlier attempt's journaled answers superseded: reported first. */
+  superseded: SupersededDecision[];
 }
 
 type LoopSettings = { limits: ToolLoopLimits; maxTokens: number; tools: ToolUnion[] };
@@ -191,6 +194,11 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
       if (results.length > 0) messages.push({ role: 'user', content: results });
     };
 
+    for (const superseded of resume?.superseded ?? []) {
+      const event = { type: 'decision_superseded' as const, at: Date.now(), ...superseded };
+      emitLoop(event);
+      mode.emit(event);
+    }
     const unanswered = resume ? unansweredCalls(messages) : [];
     if (unanswered.length > 0) {
       const calls = newCalls(turns, false);

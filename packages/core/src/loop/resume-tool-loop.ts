@@ -1,5 +1,5 @@
 import type { ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { checkDecisions, type ApprovalDecisions, type DecidedCall } from '../approval/decisions';
+import { checkDecisions, type ApprovalDecision, type ApprovalDecisions, type DecidedCall, type SupersededDecision } from '../approval/decisions';
 import type { PendingCall } from '../approval/run-state';
 import type { RunStateSecret, SignedRunState } from '../approval/run-state-signature';
 import { verifyRunState } from '../approval/run-state-signature';
@@ -101,7 +101,7 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
       const denial: ToolResultBlockParam = { type: 'tool_result', tool_use_id: toolUseId, content: modelMessages.denied(decision.reason), is_error: true };
       presets.push({ result: await run.journal(denial), failed: true });
     }
-    return { run, presets, settings };
+    return { run, presets, settings, superseded: supersededDecisions(decided, journaled) };
   } catch (error) {
     // Claimed, nothing run: released as it was claimed, so the retry can claim it again at once.
     const after = await run.interrupt(claimed.state.messages, claimed.state.used);
@@ -118,6 +118,28 @@ function standingDecisions(decided: readonly DecidedCall[], journaled: ReadonlyM
   return decided.map(({ call, decision }) =>
     journaled.has(call.toolUseId) ? call : { ...call, decision: { approve: decision.approve, ...(decision.reason !== undefined && { reason: decision.reason }) } },
   );
+}
+
+/**
+ * This attempt's decisions that differ from the one a call's journaled answer was given under, for
+ * the app to tell whoever decided (an approval that came too late to undo a journaled denial, a
+ * denial too late to stop a write that ran). A call journaled by a build that recorded no
+ * decisions has nothing to compare with and is left out.
+ */
+function supersededDecisions(decided: readonly DecidedCall[], journaled: ReadonlyMap<string, unknown>): SupersededDecision[] {
+  const superseded: SupersededDecision[] = [];
+  for (const { call, decision } of decided) {
+    const recorded = call.decision;
+    if (recorded && journaled.has(call.toolUseId) && !sameDecision(recorded, decision)) {
+      superseded.push({ toolUseId: call.toolUseId, requested: decision, recorded });
+    }
+  }
+  return superseded;
+}
+
+/** A denial's reason is part of it (the model read the first one); an approval's is not shown to anyone. */
+function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
+  return a.approve === b.approve && (a.approve || a.reason === b.reason);
 }
 
 async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>): Promise<T> {

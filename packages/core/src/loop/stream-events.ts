@@ -2,6 +2,7 @@ import type { StopReason, ToolUseBlock } from '@anthropic-ai/sdk/resources/messa
 import type { CallOutcome } from '../execution/call.types';
 import type { ToolEffect } from '../decorators/tool-options';
 import type { PendingCall } from '../approval/run-state';
+import type { SupersededDecision } from '../approval/decisions';
 import type { ToolLoopLimit, ToolLoopStopReason } from './stop-reasons';
 import type { ToolLoopUsage } from './usage';
 
@@ -40,6 +41,8 @@ export type ToolStreamEvent =
   /** Calls that wait for a person's decision (approval) on the run `runId`; nothing of the batch runs until then. */
   | { type: 'approval_required'; turn: number; runId: string; pending: PendingCall[]; at: number }
   | { type: 'limit'; limit: ToolLoopLimit; at: number; notExecuted: string[] }
+  /** A resumed run's decision not applied: the call was answered under an earlier attempt's (first of all). */
+  | ({ type: 'decision_superseded'; at: number } & SupersededDecision)
   | {
       type: 'done';
       at: number;

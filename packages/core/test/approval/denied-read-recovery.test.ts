@@ -1,7 +1,23 @@
 import 'reflect-metadata';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { Matches } from 'class-validator';
-import { Ctx, InMemoryRunStore, Param, Tool, ToolContainer, ToolError, defineToolManifest, resumeToolLoop, runToolLoop, type RunStore, type StoredRun, type ToolContext } from '@toolwright/core';
+import {
+  Ctx,
+  InMemoryRunStore,
+  Param,
+  Tool,
+  ToolContainer,
+  ToolError,
+  defineToolManifest,
+  resumeToolLoop,
+  runToolLoop,
+  streamResumeToolLoop,
+  type RunStore,
+  type StoredRun,
+  type ToolContext,
+  type ToolLoopEvent,
+  type ToolStreamEvent,
+} from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { answersById, replayClient } from './fixtures/refunds';
 
@@ -201,5 +217,112 @@ describe('a denied read recovered from the journal', () => {
     const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: asLeft, runId, decisions: { toolu_reveal: { approve: true } } });
     expect(bank.ran).toEqual([]);
     expect(answersById(done.messages).get('toolu_transfer')![0]).toMatchObject({ is_error: true, content: expect.stringMatching(/^Not executed/) });
+  });
+});
+
+describe('a retry whose decision differs from the one the call was answered under', () => {
+  const superseded = (events: ReadonlyArray<ToolLoopEvent | ToolStreamEvent>) =>
+    events.flatMap((e) => (e.type === 'decision_superseded' ? [{ toolUseId: e.toolUseId, requested: e.requested, recorded: e.recorded }] : []));
+
+  it('an approval that comes after the denial was journaled is reported, before anything of the run, and not applied', async () => {
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
+    ).rejects.toThrow();
+    lapse();
+    const events: ToolLoopEvent[] = [];
+    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } }, onEvent: (e) => events.push(e) });
+
+    expect(superseded(events)).toEqual([{ toolUseId: 'toolu_reveal', requested: { approve: true }, recorded: { approve: false, reason: 'not today' } }]);
+    expect(events[0].type).toBe('decision_superseded');
+    expect(bank.ran).toEqual([]);
+  });
+
+  it('a denial that comes after the approved call ran and was journaled is reported, on the stream too', async () => {
+    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: true } } })).rejects.toThrow();
+    expect(bank.ran).toContain('toolu_reveal');
+    lapse();
+    const loopEvents: ToolLoopEvent[] = [];
+    const stream = await streamResumeToolLoop({
+      client: replayClient(script),
+      model: MODEL,
+      tools,
+      store,
+      runId,
+      decisions: { toolu_reveal: { approve: false, reason: 'changed my mind' } },
+      onEvent: (e) => loopEvents.push(e),
+    });
+    const streamed: ToolStreamEvent[] = [];
+    for await (const event of stream) streamed.push(event);
+    const done = await stream.result;
+
+    const expected = [{ toolUseId: 'toolu_reveal', requested: { approve: false, reason: 'changed my mind' }, recorded: { approve: true } }];
+    expect(superseded(streamed)).toEqual(expected);
+    expect(superseded(loopEvents)).toEqual(expected);
+    expect(streamed[0].type).toBe('decision_superseded');
+    // The read ran once, under the first decision, and its answer stands.
+    expect(bank.ran.filter((id) => id === 'toolu_reveal')).toHaveLength(1);
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ content: 'revealed secret' });
+  });
+
+  it('reports nothing when the retry repeats the decision, or when nothing was answered under the earlier one', async () => {
+    const { store, runId, tools, lapse } = await pausedOnTheRead();
+    const decisions = { toolu_reveal: { approve: false, reason: 'no' } };
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions })).rejects.toThrow();
+    lapse();
+    const events: ToolLoopEvent[] = [];
+    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions, onEvent: (e) => events.push(e) });
+    expect(superseded(events)).toEqual([]);
+
+    // A denial recorded but never journaled: the retry's approval applies, so nothing is superseded.
+    const fresh = await pausedOnTheRead();
+    let saves = 0;
+    const diesAfterRecording: RunStore = Object.assign(Object.create(fresh.store) as RunStore, {
+      claimLeaseMs: fresh.store.claimLeaseMs,
+      save: async (s: Parameters<RunStore['save']>[0], r: number) => {
+        if (saves++ > 0) throw new Error('process died');
+        return fresh.store.save(s, r);
+      },
+      recordResult: () => Promise.reject(new Error('process died')),
+    });
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: diesAfterRecording, runId: fresh.runId, decisions: { toolu_reveal: { approve: false } } }),
+    ).rejects.toThrow();
+    fresh.lapse();
+    const later: ToolLoopEvent[] = [];
+    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: fresh.store, runId: fresh.runId, decisions: { toolu_reveal: { approve: true } }, onEvent: (e) => later.push(e) });
+    expect(superseded(later)).toEqual([]);
+    expect(fresh.bank.ran).toContain('toolu_reveal');
+
+    // An approval given again with a reason: no one reads an approval's reason, so it is the same one.
+    const approved = await pausedOnTheRead();
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: approved.tools, store: diesAfterFirstJournal(approved.store), runId: approved.runId, decisions: { toolu_reveal: { approve: true } } }),
+    ).rejects.toThrow();
+    approved.lapse();
+    const again: ToolLoopEvent[] = [];
+    await resumeToolLoop({
+      client: replayClient(script),
+      model: MODEL,
+      tools: approved.tools,
+      store: approved.store,
+      runId: approved.runId,
+      decisions: { toolu_reveal: { approve: true, reason: 'looks fine' } },
+      onEvent: (e) => again.push(e),
+    });
+    expect(superseded(again)).toEqual([]);
+  });
+
+  it('a denial with another reason is reported: the model read the first one', async () => {
+    const { store, tools, runId, lapse } = await pausedOnTheRead();
+    await expect(
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'first' } } }),
+    ).rejects.toThrow();
+    lapse();
+    const events: ToolLoopEvent[] = [];
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: false, reason: 'second' } }, onEvent: (e) => events.push(e) });
+    expect(superseded(events)).toEqual([{ toolUseId: 'toolu_reveal', requested: { approve: false, reason: 'second' }, recorded: { approve: false, reason: 'first' } }]);
+    expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ content: 'Denied by the user: first' });
   });
 });
