@@ -36,6 +36,12 @@ export class DurableRun {
   private writes: Promise<unknown> = Promise.resolve();
   /** Results of completed calls the store did not take: journaled again before the claim is released. */
   private readonly unjournaled = new Map<string, ToolResultBlockParam>();
+  /**
+   * The journal's answer for each call this process journaled or read: a call answered again
+   * (the batch's commit journals every answer of the turn, some journaled as they completed) is
+   * not sent to the store twice, so a second write that fails never names a journaled call unjournaled.
+   */
+  private readonly answers = new Map<string, ToolResultBlockParam>();
   private readonly lease: number;
   /** The run's signal: a store call still unanswered a grace after it aborts is given up (`answered`). */
   private signal: AbortSignal | undefined;
@@ -117,11 +123,14 @@ export class DurableRun {
 
   /** Journals a call's result; when one was journaled first, that one is the answer. */
   async journal(result: ToolResultBlockParam): Promise<ToolResultBlockParam> {
+    const known = this.answers.get(result.tool_use_id);
+    if (known) return known;
     try {
       const recorded = await this.answered('recordResult', () => this.store.recordResult(this.runId, result));
       // The store's answer must be this call's result (ours, or the one journaled first).
       const answer = checkJournaledEntry(recorded?.result, this.runId, result.tool_use_id);
       this.unjournaled.delete(result.tool_use_id);
+      this.answers.set(result.tool_use_id, answer);
       return answer;
     } catch (error) {
       if (error instanceof RunStateError) throw error;
@@ -137,7 +146,7 @@ export class DurableRun {
     const journaled = await call(this.runId, 'journaledResults', () => this.answered('journaledResults', () => this.store.journaledResults(this.runId)));
     // Whatever store answered: an entry that is not its own key's result would answer another call
     // twice and leave its own call to run again.
-    for (const [toolUseId, result] of journaled) checkJournaledEntry(result, this.runId, toolUseId);
+    for (const [toolUseId, result] of journaled) this.answers.set(toolUseId, checkJournaledEntry(result, this.runId, toolUseId));
     return journaled;
   }
 

@@ -94,6 +94,34 @@ describe('a failing recordResult', () => {
   });
 });
 
+describe('a call journaled once', () => {
+  const downAfterFirst: Fault = (op, n) => (op === 'recordResult' && n >= 2 ? connectionLost() : undefined);
+
+  it('is sent to the store once: a turn whose results were journaled as they completed needs no other journal write', async () => {
+    const { client } = await scripted([turn('tool_use', refund), turn('end_turn', text('refunded'))]);
+    const { store, inner, tools, provider } = setUp(downAfterFirst);
+
+    const done = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' });
+
+    expect(done.stopReason).toBe('end_turn');
+    expect(store.calls.filter((op) => op === 'recordResult')).toHaveLength(1);
+    expect([...(await inner.journaledResults(store.created[0])).keys()]).toEqual(['toolu_refund']);
+    expect(provider.ran).toEqual(['toolu_refund']);
+  });
+
+  it('is never named unjournaled when a later journal write fails: only the call whose result the store did not take is', async () => {
+    const { client } = await scripted([turn('tool_use', refund, note), turn('end_turn', text('refunded'))]);
+    const { store, inner, tools, provider } = setUp(downAfterFirst);
+
+    const error = await runToolLoop({ client, model: MODEL, tools, store, prompt: 'refund A-1001' }).catch((e: unknown) => e);
+
+    expect(provider.ran).toEqual(['toolu_refund', 'toolu_note']);
+    expect([...(await inner.journaledResults(store.created[0])).keys()]).toEqual(['toolu_refund']);
+    expect(error).toMatchObject({ name: 'RunStoreError', operation: 'recordResult', unjournaled: ['toolu_note'] });
+    expect((error as Error).message).not.toContain('"toolu_refund"');
+  });
+});
+
 describe('a failing save', () => {
   it('of the checkpoint before a batch: nothing of the batch but its eager read runs; a resume at once finishes it', async () => {
     const { client } = await scripted([turn('tool_use', lookUp, refund), turn('tool_use', lookUp, refund), turn('end_turn', text('refunded'))]);
