@@ -28,7 +28,7 @@ export interface DecidedCall {
  * The decisions for `runId`, one per pending call in the order the model asked for them, or a
  * `DecisionError`: the run is unknown (`state` undefined), has an owner other than `owner`, or is
  * finished, a decision is not of the form `{ approve: boolean, reason?: string }`, names an id
- * that is not pending, or is missing. The owner is checked right after the run is found, so
+ * that is not pending, or is missing (a call whose decision an earlier resume recorded keeps it). The owner is checked right after the run is found, so
  * someone else learns nothing more about it (not whether it is finished, nor its pending ids).
  * A `'running'` run is accepted here: whether it may be resumed is the store's claim to decide.
  */
@@ -68,11 +68,13 @@ export function checkDecisions(runId: string, state: RunState | undefined, decis
       `Run ${JSON.stringify(runId)} has no pending call ${list(notPending)}; pending: ${list([...pendingIds])}.`,
     );
   }
-  const missing = state.pending.filter((call) => !Object.hasOwn(given, call.toolUseId)).map((call) => call.toolUseId);
+  // A call an earlier resume decided keeps that decision when a retry leaves it out: the retry after
+  // a failure (`decisions: {}`, as the error advises) need not know what the person decided.
+  const missing = state.pending.filter((call) => !Object.hasOwn(given, call.toolUseId) && call.decision === undefined).map((call) => call.toolUseId);
   if (missing.length > 0) {
     throw new DecisionError('missing', runId, missing, `Run ${JSON.stringify(runId)} needs a decision for ${list(missing)} too; decide every pending call at once.`);
   }
-  return state.pending.map((call) => ({ call, decision: given[call.toolUseId] as ApprovalDecision }));
+  return state.pending.map((call) => ({ call, decision: (Object.hasOwn(given, call.toolUseId) ? given[call.toolUseId] : call.decision) as ApprovalDecision }));
 }
 
 function isDecision(value: unknown): value is ApprovalDecision {

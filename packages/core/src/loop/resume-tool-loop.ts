@@ -22,7 +22,10 @@ import { engineStream, type ToolStream } from './stream-tool-loop';
  */
 export type ResumeToolLoopOptions<TAuth = unknown> = Omit<ToolLoopOptions<TAuth>, 'messages' | 'prompt' | 'store'> & {
   store: RunStore;
-  /** One per pending call, `{}` for a run that stopped running without pending calls (a crash). */
+  /**
+   * One per pending call, `{}` for a run that stopped running without pending calls (a crash). A
+   * call an earlier resume recorded a decision for may be left out: it keeps that decision.
+   */
   decisions: ApprovalDecisions;
 } & (
     | { runId: string; state?: never }

@@ -78,6 +78,13 @@ describe('decisions', () => {
     expect(refusal(run, {}).toolUseIds).toEqual(['toolu_a', 'toolu_b']);
   });
 
+  it('takes the decision an earlier resume recorded for a call the retry leaves out; the retry’s own, when it gives one', () => {
+    const recorded = { ...run, status: 'running' as const, pending: [{ ...run.pending[0], decision: { approve: false, reason: 'no' } }, run.pending[1]] };
+    expect(refusal(recorded, {}).toolUseIds).toEqual(['toolu_b']);
+    expect(checkDecisions('run_1', recorded, { toolu_b: { approve: true } }).map((d) => d.decision)).toEqual([{ approve: false, reason: 'no' }, { approve: true }]);
+    expect(checkDecisions('run_1', recorded, { toolu_a: { approve: true }, toolu_b: { approve: true } }).map((d) => d.decision)).toEqual([{ approve: true }, { approve: true }]);
+  });
+
   it.each([
     ['a non-boolean approve', { toolu_a: { approve: 'yes' }, toolu_b: { approve: true } }, ['toolu_a']],
     ['a non-string reason', { toolu_a: { approve: false, reason: 3 }, toolu_b: { approve: true } }, ['toolu_a']],

@@ -122,6 +122,30 @@ describe('a call journaled once', () => {
   });
 });
 
+describe('a resume that fails after recording its decisions', () => {
+  it('is carried on by the retry the error advises (decisions: {}), under the decisions it recorded', async () => {
+    const { client } = await scripted([turn('tool_use', refund, note), turn('end_turn', text('done'))]);
+    const { store: inner, tools, provider } = setUp(() => undefined, 'writes');
+    const paused = await runToolLoop({ client, model: MODEL, tools, store: inner, prompt: 'refund A-1001' });
+    expect(paused.stopReason).toBe('approval_required');
+
+    // The approved refund runs; its journal write is lost with the connection.
+    const failing = faultyStore(inner, failOnce('recordResult'));
+    const error = await resumeToolLoop({ client, model: MODEL, tools, store: failing, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } }).catch(
+      (e: unknown) => e,
+    );
+    // Journaled on the release's retry, so named nowhere as unjournaled.
+    expect(error).toMatchObject({ name: 'RunStoreError', released: true, unjournaled: [] });
+    const advice = `resumeToolLoop({ runId: ${JSON.stringify(paused.runId)}, decisions: {} })`;
+    expect((error as Error).message).toContain(advice);
+
+    const done = await resumeToolLoop({ client, model: MODEL, tools, store: inner, runId: paused.runId!, decisions: {} });
+    expect(done.stopReason).toBe('end_turn');
+    expect(provider.ran).toEqual(['toolu_refund', 'toolu_note']);
+    expectValidTranscript(done.messages);
+  });
+});
+
 describe('a failing save', () => {
   it('of the checkpoint before a batch: nothing of the batch but its eager read runs; a resume at once finishes it', async () => {
     const { client } = await scripted([turn('tool_use', lookUp, refund), turn('tool_use', lookUp, refund), turn('end_turn', text('refunded'))]);
