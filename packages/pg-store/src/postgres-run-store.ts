@@ -195,7 +195,7 @@ export class PostgresRunStore implements RunStore {
  * journal the calls of another.
  */
 function stored(row: Record<string, unknown>, runId: string): StoredRun {
-  const state = typeof row.state === 'string' ? JSON.parse(row.state) : row.state;
+  const state = stateObject(typeof row.state === 'string' ? parsedState(row.state, runId) : row.state, runId);
   const checked = checkRunState({ ...state, ...(row.status != null && { status: row.status }) });
   if (checked.runId !== runId) {
     throw new RunStateError(
@@ -205,4 +205,26 @@ function stored(row: Record<string, unknown>, runId: string): StoredRun {
     );
   }
   return { state: checked, revision: Number(row.revision) };
+}
+
+function stateObject(state: unknown, runId: string): object {
+  if (typeof state === 'object' && state !== null && !Array.isArray(state)) return state;
+  throw new RunStateError(
+    'malformed',
+    `PostgresRunStore: the row of run ${JSON.stringify(runId)} holds ${state === null ? 'null' : Array.isArray(state) ? 'a list' : `a ${typeof state}`} in its state column, not a run state. ` +
+      `Nothing of it ran. Fix or remove that row of toolwright_runs before resuming ${JSON.stringify(runId)}.`,
+  );
+}
+
+/** The state column's text as JSON; a row that is not JSON is malformed (no retry can read it), not a store failure. */
+function parsedState(text: string, runId: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RunStateError(
+      'malformed',
+      `PostgresRunStore: the row of run ${JSON.stringify(runId)} does not hold JSON in its state column (${(error as Error).message}). ` +
+        `Nothing of it ran. Fix or remove that row of toolwright_runs before resuming ${JSON.stringify(runId)}.`,
+    );
+  }
 }

@@ -137,3 +137,44 @@ describe('a journal row that is not the result of its own tool_use_id', () => {
     }
   }, 120_000);
 });
+
+describe('a run row edited into something the loop cannot read', () => {
+  const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_e1'));
+
+  it('a content block that is null is refused at load, naming the run and the block, before anything is claimed', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools, provider } = refundTools('writes');
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    const runId = paused.runId!;
+    await db.query(`UPDATE toolwright_runs SET state = jsonb_set(state::jsonb, '{messages,0,content}', '[null]')::text WHERE run_id = $1`, [runId]);
+
+    const error = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_e1: { approve: true } } }).catch((e: Error) => e);
+
+    expect(error).toMatchObject({ name: 'RunStateError', problem: 'malformed' });
+    expect((error as Error).message).toContain('messages[0].content[0] must be a content block');
+    expect(provider.ran).toEqual([]);
+    // Nothing claimed: the row is as it was, unleased, so once fixed it resumes at once.
+    const row = await db.query<{ status: string; lease_expires_at: unknown }>('SELECT status, lease_expires_at FROM toolwright_runs WHERE run_id = $1', [runId]);
+    expect(row.rows[0]).toEqual({ status: 'pending', lease_expires_at: null });
+  }, 120_000);
+
+  it('a state column that is not JSON is refused as malformed (a retry cannot help), not as a store failure', async () => {
+    const store = new PostgresRunStore(db);
+    const { tools } = refundTools('writes');
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
+    const runId = paused.runId!;
+    await db.query(`UPDATE toolwright_runs SET state = '{"version": 2, ' WHERE run_id = $1`, [runId]);
+
+    const error = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_e1: { approve: true } } }).catch((e: Error) => e);
+
+    expect(error).toMatchObject({ name: 'RunStateError', problem: 'malformed' });
+    expect((error as Error).message).toMatch(new RegExp(`^PostgresRunStore: the row of run "${runId}" does not hold JSON in its state column \\(.+\\)\\. Nothing of it ran\\.`));
+
+    await db.query(`UPDATE toolwright_runs SET state = '5' WHERE run_id = $1`, [runId]);
+    await expect(store.load(runId)).rejects.toMatchObject({
+      name: 'RunStateError',
+      problem: 'malformed',
+      message: expect.stringContaining(`the row of run "${runId}" holds a number in its state column, not a run state`),
+    });
+  }, 120_000);
+});

@@ -141,7 +141,18 @@ function checkMessages(messages: unknown): void {
     if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
       throw malformed(`messages[${i}].content`, 'must be a string or an array of content blocks');
     }
+    if (Array.isArray(message.content)) message.content.forEach((block, j) => checkBlock(block, `messages[${i}].content[${j}]`));
   });
+}
+
+/** What the loop reads of a stored block: its type, and the ids that pair calls with their results. */
+function checkBlock(block: unknown, at: string): void {
+  if (!isObject(block) || typeof block.type !== 'string') throw malformed(at, 'must be a content block (an object with a string type)');
+  if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+    if (typeof block.id !== 'string' || block.id === '') throw malformed(`${at}.id`, 'must be a non-empty string');
+    checkKey(block.id, `${at}.id`);
+  }
+  if (block.type === 'tool_result' && typeof block.tool_use_id !== 'string') throw malformed(`${at}.tool_use_id`, 'must be a string');
 }
 
 function checkPending(pending: unknown, status: RunStatus): void {

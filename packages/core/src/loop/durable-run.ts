@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { createRunState, type PendingCall, type RunBudgetsUsed, type RunState, type RunStatus } from '../approval/run-state';
+import { checkRunState, createRunState, type PendingCall, type RunBudgetsUsed, type RunState, type RunStatus } from '../approval/run-state';
 import { signRunState, type RunStateSecret, type SignedRunState } from '../approval/run-state-signature';
 import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approval/run-store';
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
@@ -267,10 +267,24 @@ async function call<T>(runId: string, operation: RunStoreOperation, op: () => Pr
  */
 export function ownRun(runId: string, operation: RunStoreOperation, stored: StoredRun): StoredRun {
   const found = (stored as StoredRun | undefined)?.state?.runId;
-  if (found === runId) return stored;
+  if (found === runId) return { ...stored, state: checkedState(runId, operation, stored.state) };
   throw new RunStateError(
     'malformed',
     `Run ${JSON.stringify(runId)}: the store answered ${operation} with the state of ${typeof found === 'string' ? `run ${JSON.stringify(found)}` : 'no run'}, not this run's. ` +
       'Nothing of it was run. The store holds a wrong row for this run (copied or restored under the wrong id) or has a bug: fix it before resuming.',
   );
+}
+
+/** The state whole, whatever store answered it: a custom store may hand back a row nobody checked. */
+function checkedState(runId: string, operation: RunStoreOperation, state: unknown): RunState {
+  try {
+    return checkRunState(state);
+  } catch (error) {
+    if (!(error instanceof RunStateError) || error.problem !== 'malformed') throw error;
+    throw new RunStateError(
+      'malformed',
+      `Run ${JSON.stringify(runId)}: the store answered ${operation} with a state that is not valid (${error.message.replace(/^Run state is not valid: /, '').replace(/\.$/, '')}). ` +
+        'Nothing of it was run. Fix or remove that row of the store before resuming.',
+    );
+  }
 }

@@ -76,7 +76,6 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
   const { limits, maxTokens, tools } = resume?.settings ?? loopSettings(options, mode.name);
   const asksApproval = options.tools.asksApproval;
   const messages = resume ? structuredClone(resume.run.state.messages) : initialMessages(options, mode.name);
-  const seenIds = new Set(callIds(messages));
   const callers = allowedCallers(tools);
   // Breakpoints the user placed are theirs to manage: the loop adds none next to them.
   const caching = options.promptCaching !== false && countBreakpoints({ tools, system: options.system, messages, params: options.params }) === 0;
@@ -134,6 +133,8 @@ export async function runEngine<TAuth>(options: ToolLoopOptions<TAuth>, mode: En
     run?.follow(signal);
     const spent = (): RunBudgetsUsed => ({ turns, usage: { ...usage }, elapsedMs: Date.now() - started });
     Object.assign(holding, { run, spent });
+    // Read once the run is held: a throw here settles it as any failure does.
+    const seenIds = new Set(callIds(messages));
 
     const emitLoop = (event: ToolLoopEvent) => {
       try {

@@ -73,6 +73,36 @@ describe('a store that answers with no run at all', () => {
   });
 });
 
+describe('a store that answers with a state it never checked', () => {
+  it.each(['load', 'claim'] as const)('a %s answered with a null content block is refused, naming the run and the block, and the claim is not kept alive', async (op) => {
+    const inner = new InMemoryRunStore({ claimLeaseMs: 200 });
+    const { a } = await twoPausedRuns(inner);
+    const broken = <T extends { state: { messages: unknown[] } }>(stored: T): T => ({ ...stored, state: { ...stored.state, messages: [{ role: 'user', content: [null] }, ...stored.state.messages.slice(1)] } });
+    let renewals = 0;
+    const store = lying(inner, {
+      ...(op === 'load' ? { load: async (id) => broken((await inner.load(id))!) } : { claim: async (id, o) => broken(await inner.claim(id, o)) }),
+      renew: (id, r) => {
+        renewals += 1;
+        return inner.renew(id, r);
+      },
+    });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeApprovingBoth(store, a, tools);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect((error as Error).message).toBe(
+      `Run ${JSON.stringify(a)}: the store answered ${op} with a state that is not valid (messages[0].content[0] must be a content block (an object with a string type)). ` +
+        'Nothing of it was run. Fix or remove that row of the store before resuming.',
+    );
+    expect(provider.ran).toEqual([]);
+    // No heartbeat keeps a claim of it: past the lease, the run can be claimed.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(renewals).toBe(0);
+    await expect(inner.claim(a)).resolves.toMatchObject({ state: { runId: a } });
+  });
+});
+
 describe('a run that moves between the resume’s load and its claim', () => {
   it('is refused at the revision its decisions were checked against, and nothing runs', async () => {
     const inner = new InMemoryRunStore();
