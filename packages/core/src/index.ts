@@ -50,7 +50,7 @@ export { DecisionError, type DecisionProblem } from './approval/decision-error';
 export { needsApproval, type ApprovalPolicy, type ApprovalQuestion } from './approval/approval-policy';
 export type { ApprovalCheck } from './approval/approval-check';
 export { DEFAULT_CLAIM_LEASE_MS, checkRunStoreOptions } from './approval/run-store';
-export { keyProblem } from './approval/storable-key';
+export { MAX_KEY_LENGTH, keyProblem } from './approval/storable-key';
 export type { RunStore, StoredRun, ClaimOptions, RecordedResult, RunStoreOptions } from './approval/run-store';
 export {
   RunConflictError,

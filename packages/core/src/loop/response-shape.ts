@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, Usage } from '@anthropic-ai/sdk/resources/messages';
-import { keyProblem } from '../approval/storable-key';
+import { keyProblem, textProblem } from '../approval/storable-key';
 
 /**
  * Deeper inputs are replaced by `{}` in the stored conversation and their calls refused: the
@@ -72,10 +72,10 @@ function holdsUnstorableText(value: unknown): boolean {
   while (stack.length > 0) {
     const current = stack.pop();
     if (typeof current === 'string') {
-      if (keyProblem(current)) return true;
+      if (textProblem(current)) return true;
     } else if (typeof current === 'object' && current !== null) {
       for (const [key, child] of Object.entries(current)) {
-        if (keyProblem(key)) return true;
+        if (textProblem(key)) return true;
         stack.push(child);
       }
     }
