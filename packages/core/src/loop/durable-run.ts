@@ -1,12 +1,12 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { checkRunState, createRunState, type PendingCall, type RunBudgetsUsed, type RunState, type RunStatus } from '../approval/run-state';
 import { signRunState, type RunStateSecret, type SignedRunState } from '../approval/run-state-signature';
-import { DEFAULT_CLAIM_LEASE_MS, type RunStore, type StoredRun } from '../approval/run-store';
+import type { RunStore, StoredRun } from '../approval/run-store';
 import { RunConflictError, RunStoreError, type RunStoreOperation } from '../approval/run-store-errors';
 import { storeFailure } from './store-failure';
 import { RunStateError } from '../approval/run-state-error';
 import { checkJournaledEntry } from '../approval/journal-result';
-import { StoreSilence, timerDelay, untilAbort } from './store-silence';
+import { StoreSilence, leaseOf, timerDelay, untilAnswered } from './store-silence';
 
 /** What became of the run after a failure this process observed. */
 export interface Interruption {
@@ -65,8 +65,9 @@ export class DurableRun {
   /** A new run, saved as `'running'` (claimed by this process) before the first request. */
   static async start(store: RunStore, messages: readonly MessageParam[], secret: RunStateSecret | undefined, owner: string | undefined, signal?: AbortSignal): Promise<DurableRun> {
     const state = createRunState({ status: 'running', messages: [...messages], pending: [], owner });
-    // An abort gives up a create the store does not answer: nothing ran, and a run it did save lapses with its lease.
-    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => untilAbort('create', () => store.create(state), signal, leaseOf(store))));
+    // A create the store does not answer (within the lease, or the grace after an abort) is given
+    // up: nothing ran, and a run it did save lapses with its lease.
+    const stored = ownRun(state.runId, 'create', await call(state.runId, 'create', () => untilAnswered('create', () => store.create(state), signal, leaseOf(store))));
     const run = new DurableRun(store, stored, secret);
     if (signal) run.follow(signal);
     return run;
@@ -227,14 +228,14 @@ export class DurableRun {
 
   /**
    * A store call of the held run, given up (rejected with `StoreSilence`) if the store has not
-   * answered `ABORT_GRACE_MS` after the run is aborted, so no await on the store outlives an abort by more. Once one is given up the
-   * store is not called again by this run: the claim is left to lapse with its lease, and the
-   * error says so (`released: false`). A call made after the abort (saving and releasing the
-   * aborted run) is waited for, but not past the lease: by then the claim is gone anyway.
+   * answered it within the lease, or `ABORT_GRACE_MS` after the run is aborted, so no await on the
+   * store outlives either. Once one is given up the store is not called again by this run, the
+   * heartbeat's renewals included: the claim is left to lapse with its lease, so another process
+   * can recover the run, and the error says so (`released: false`).
    */
   private answered<T>(operation: RunStoreOperation, op: () => Promise<T>): Promise<T> {
     if (this.silence) return Promise.reject(this.silence);
-    return untilAbort(operation, op, this.signal, this.lease, (silence) => {
+    return untilAnswered(operation, op, this.signal, this.lease, (silence) => {
       this.silence ??= silence;
     });
   }
@@ -244,11 +245,6 @@ export class DurableRun {
     this.writes = next.catch(() => undefined);
     return next;
   }
-}
-
-/** The store's lease, or the default for a store (plain JavaScript) that states none usable. */
-function leaseOf(store: RunStore): number {
-  return Number.isFinite(store.claimLeaseMs) && store.claimLeaseMs > 0 ? store.claimLeaseMs : DEFAULT_CLAIM_LEASE_MS;
 }
 
 /** A store call made outside a held run (creating, loading, claiming): its failure as a `RunStoreError`. */

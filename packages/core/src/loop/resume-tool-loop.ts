@@ -10,6 +10,7 @@ import { modelMessages, readsAsDenial } from '../execution/messages';
 import { describeType } from '../execution/echo';
 import { DurableRun, ownRun } from './durable-run';
 import { afterFailure, storeFailure } from './store-failure';
+import { leaseOf, untilAnswered } from './store-silence';
 import { RunStoreError } from '../approval/run-store-errors';
 import { keyProblem } from '../approval/storable-key';
 import { loopSettings, runEngine, type EngineMode, type EngineResume } from './engine';
@@ -70,13 +71,13 @@ async function claimRun(options: ResumeToolLoopOptions<unknown>, name: EngineMod
   if (!options.state && typeof givenId !== 'string') {
     throw new TypeError(`${name}: runId must be the string runToolLoop returned as runId, got ${describeType(givenId)}.`);
   }
-  const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name) : options.runId;
+  const runId = options.state ? await adoptSignedState(store, options.state, options.secret, name, options.signal) : options.runId;
   // An id no store can hold names no run: refused as unknown, never sent to the store.
-  const found = keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId));
+  const found = keyProblem(runId) ? undefined : await storeCall(runId, 'load', () => store.load(runId), options.signal, store);
   // The decisions are checked against the pending calls of this run, never another's.
   const loaded = found && ownRun(runId, 'load', found);
   const decided = checkDecisions(runId, loaded?.state, options.decisions, options.owner);
-  const claimed = await storeCall(runId, 'claim', () => store.claim(runId, { expectedRevision: loaded!.revision }));
+  const claimed = await storeCall(runId, 'claim', () => store.claim(runId, { expectedRevision: loaded!.revision }), options.signal, store);
   // A claim answered with another run's state is refused too; the claim the store took lapses with its lease.
   const run = DurableRun.claimed(store, runId, claimed, options.secret);
   try {
@@ -145,9 +146,10 @@ function sameDecision(a: ApprovalDecision, b: ApprovalDecision): boolean {
   return a.approve === b.approve && (a.approve || a.reason === b.reason);
 }
 
-async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>): Promise<T> {
+/** A store call before the run is held, given up as the held run's are (within the lease, or the grace after an abort). */
+async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () => Promise<T>, signal: AbortSignal | undefined, store: RunStore): Promise<T> {
   try {
-    return await op();
+    return await untilAnswered(operation, op, signal, leaseOf(store));
   } catch (error) {
     throw storeFailure(runId, operation, error);
   }
@@ -157,13 +159,13 @@ async function storeCall<T>(runId: string, operation: 'load' | 'claim', op: () =
  * The run id of a verified `signed` state, saved in the store if it is not there yet (a server
  * that keeps the paused state with the client still keeps claims and the journal in its store).
  */
-async function adoptSignedState(store: RunStore, signed: SignedRunState, secret: RunStateSecret | undefined, name: string): Promise<string> {
+async function adoptSignedState(store: RunStore, signed: SignedRunState, secret: RunStateSecret | undefined, name: string, signal: AbortSignal | undefined): Promise<string> {
   if (secret === undefined) {
     throw new RunStateError('signature', `${name}: a \`state\` from outside the server is resumed only with the \`secret\` it was signed with.`);
   }
   const state = verifyRunState(signed, secret);
   try {
-    await store.create(state);
+    await untilAnswered('create', () => store.create(state), signal, leaseOf(store));
   } catch (error) {
     // Already there (an earlier resume of the same state took it in): resumed from the store.
     if (error instanceof RunConflictError && error.problem === 'exists') return state.runId;

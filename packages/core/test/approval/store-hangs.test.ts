@@ -4,7 +4,7 @@ import { getEventListeners } from 'node:events';
 import { InMemoryRunStore, RunStoreError, resumeToolLoop, runToolLoop, type RunStore } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
 import { refundTools, replayClient } from './fixtures/refunds';
-import { StoreSilence, untilAbort } from '../../src/loop/store-silence';
+import { StoreSilence, untilAnswered } from '../../src/loop/store-silence';
 
 // A store that stops answering (a pool with no free connection, a lock wait, a half-open TCP
 // connection) must not keep an aborted run from settling: a second after the abort, the run gives
@@ -132,6 +132,51 @@ describe('a store that stops answering', () => {
     expect(outcome).toMatchObject({ settled: 'resolved', value: { stopReason: 'aborted' } });
   });
 
+  it('a journal write unanswered for a whole lease, with nothing aborted, ends the run and stops renewing its claim, so a resume recovers it after the lease', async () => {
+    const lease = 300;
+    const inner = new InMemoryRunStore({ claimLeaseMs: lease });
+    let renewals = 0;
+    const store = Object.assign(hangs(inner, 'recordResult'), {
+      renew: (id: string, revision: number) => {
+        renewals += 1;
+        return inner.renew(id, revision);
+      },
+    });
+    const { tools, provider } = refundTools('none');
+
+    const outcome = await settledWithin(runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'x' }), 5_000);
+
+    expect(outcome.settled).toBe('rejected');
+    const error = (outcome as { error: RunStoreError }).error;
+    expect(error).toBeInstanceOf(RunStoreError);
+    expect(error).toMatchObject({ problem: 'store_failed', operation: 'recordResult', released: false, unjournaled: ['toolu_refund'] });
+    expect(error.message).toContain(`the store did not answer recordResult within the claim lease (${lease} ms)`);
+    expect(provider.ran).toEqual(['toolu_refund']);
+
+    // No renewal after the run ended: the claim lapses and a resume takes the run over.
+    const renewed = renewals;
+    await new Promise((resolve) => setTimeout(resolve, lease * 2));
+    expect(renewals).toBe(renewed);
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, runId: error.runId, decisions: {} });
+    expect(done.stopReason).toBe('end_turn');
+    // Named unjournaled, and its entry never landed: it runs again, with the same ctx.toolUseId.
+    expect(provider.ran).toEqual(['toolu_refund', 'toolu_refund']);
+  });
+
+  it.each(['load', 'claim'] as const)('a resume whose %s is unanswered for a whole lease rejects with a RunStoreError naming it, and runs nothing', async (op) => {
+    const lease = 200;
+    const inner = new InMemoryRunStore({ claimLeaseMs: lease });
+    const { tools, provider } = refundTools('writes');
+    const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store: inner, prompt: 'x' });
+    const store = Object.assign(Object.create(inner) as RunStore, { claimLeaseMs: lease, [op]: () => new Promise<never>(() => undefined) });
+
+    const outcome = await settledWithin(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId: paused.runId!, decisions: { toolu_refund: { approve: true } } }), 5_000);
+
+    expect(outcome.settled).toBe('rejected');
+    expect((outcome as { error: unknown }).error).toMatchObject({ name: 'RunStoreError', operation: op, message: expect.stringContaining(`did not answer ${op} within the claim lease (${lease} ms)`) });
+    expect(provider.ran).toEqual([]);
+  });
+
   it.each([
     ['landed', true, ['toolu_refund']],
     ['never landed', false, ['toolu_refund', 'toolu_refund']],
@@ -163,7 +208,7 @@ describe('a store that stops answering', () => {
 // The grace's own bookkeeping, at the function: a store call that answered must never be given up
 // afterwards. A stale timer or listener would set the run's silence once the call had answered,
 // and every later store call of the run would be refused as if the store had stopped answering.
-describe('untilAbort', () => {
+describe('untilAnswered', () => {
   const grace = 20;
   const answerable = () => {
     let answer!: (value: string) => void;
@@ -176,7 +221,7 @@ describe('untilAbort', () => {
     const signal = new AbortController();
     const silences: unknown[] = [];
     const { pending, answer } = answerable();
-    const answered = untilAbort('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    const answered = untilAnswered('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
     answer('saved');
     await expect(answered).resolves.toBe('saved');
     signal.abort();
@@ -189,7 +234,7 @@ describe('untilAbort', () => {
     const signal = new AbortController();
     const silences: unknown[] = [];
     const { pending, answer } = answerable();
-    const answered = untilAbort('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    const answered = untilAnswered('save', () => pending, signal.signal, grace, (silence) => silences.push(silence));
     signal.abort();
     answer('saved');
     await expect(answered).resolves.toBe('saved');
@@ -201,7 +246,7 @@ describe('untilAbort', () => {
     const signal = new AbortController();
     const silences: unknown[] = [];
     const { pending, answer } = answerable();
-    const answered = untilAbort('recordResult', () => pending, signal.signal, grace, (silence) => silences.push(silence));
+    const answered = untilAnswered('recordResult', () => pending, signal.signal, grace, (silence) => silences.push(silence));
     answered.catch(() => undefined);
     signal.abort();
     // A timer of the lease's 20 ms fires before this later, longer one: no race with the host's load.
@@ -218,16 +263,57 @@ describe('untilAbort', () => {
     const signal = new AbortController();
     signal.abort();
     const silences: unknown[] = [];
-    const answered = untilAbort('release', () => new Promise<string>(() => undefined), signal.signal, grace, (silence) => silences.push(silence));
+    const answered = untilAnswered('release', () => new Promise<string>(() => undefined), signal.signal, grace, (silence) => silences.push(silence));
     await expect(answered).rejects.toBeInstanceOf(StoreSilence);
     expect(silences).toHaveLength(1);
+  });
+
+  it('a call unanswered for a whole lease is given up once, with nothing aborted, and says so', async () => {
+    const silences: StoreSilence[] = [];
+    const { pending, answer } = answerable();
+    const answered = untilAnswered('recordResult', () => pending, undefined, grace, (silence) => silences.push(silence));
+    await expect(answered).rejects.toThrow(`the store did not answer recordResult within the claim lease (${grace} ms), so whether it took effect is unknown`);
+    expect(silences.map((s) => s.reason)).toEqual(['lease']);
+    answer('late');
+    await pause(grace * 5);
+    expect(silences).toHaveLength(1);
+  });
+
+  it('a call answered within the lease is never given up afterwards, signal or not', async () => {
+    const silences: unknown[] = [];
+    const signal = new AbortController();
+    for (const given of [undefined, signal.signal]) {
+      const { pending, answer } = answerable();
+      const answered = untilAnswered('save', () => pending, given, grace, (silence) => silences.push(silence));
+      await pause(grace / 4);
+      answer('saved');
+      await expect(answered).resolves.toBe('saved');
+    }
+    await pause(grace * 5);
+    expect(silences).toEqual([]);
+  });
+
+  it('an abort while a call waits gives it the grace from the abort, in place of the rest of the lease', async () => {
+    // The grace is a second here (the lease); aborted at 600 ms, it ends at 1,600: the margins leave room for a loaded host.
+    const lease = 1_000;
+    const signal = new AbortController();
+    const silences: StoreSilence[] = [];
+    const answered = untilAnswered('save', () => new Promise<string>(() => undefined), signal.signal, lease, (silence) => silences.push(silence));
+    answered.catch(() => undefined);
+    await pause(600);
+    signal.abort();
+    // Past the lease, within the grace.
+    await pause(500);
+    expect(silences).toEqual([]);
+    await expect(answered).rejects.toThrow('the store did not answer save in time once the run was aborted');
+    expect(silences.map((s) => s.reason)).toEqual(['abort']);
   });
 
   it('a call the store failed before the abort keeps its error and is not given up when the abort comes', async () => {
     const signal = new AbortController();
     const silences: unknown[] = [];
     const refused = new Error('connection lost');
-    const answered = untilAbort('save', () => Promise.reject(refused), signal.signal, grace, (silence) => silences.push(silence));
+    const answered = untilAnswered('save', () => Promise.reject(refused), signal.signal, grace, (silence) => silences.push(silence));
     await expect(answered).rejects.toBe(refused);
     expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
     signal.abort();
