@@ -1,13 +1,15 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import type { RunStoreOptions } from '@toolwright/core';
+import { runToolLoop, type RunStoreOptions } from '@toolwright/core';
+import { text, toolUse, turn } from '@toolwright/core/testing';
 import { PostgresRunStore, migrate, migrations } from '@toolwright/pg-store';
 import fc from 'fast-check';
 import { checkRun, play, scenario } from '../../core/test/approval/exactly-once.property';
 import { describeRunStoreConformance } from '../../core/test/approval/run-store.conformance';
 import { checkClaimAndJournalInterleavings } from '../../core/test/approval/run-store.interleavings';
 import { pausedRun } from '../../core/test/approval/run-states';
+import { refundTools, replayClient } from '../../core/test/approval/fixtures/refunds';
 import type { ContenderReport } from './support/contender';
 import { describeOnPostgres, testPool } from './support/real-postgres';
 
@@ -151,5 +153,34 @@ describeOnPostgres('PostgresRunStore on a real PostgreSQL server', (server) => {
         for (const child of children) child.kill('SIGKILL');
       }
     }, 120_000);
+  });
+
+  describe('a journal write the server holds (a lock wait), with nothing aborted', () => {
+    it('ends the run within the lease, and a second instance takes the run over once the claim lapses', async () => {
+      const lease = 1_000;
+      const store = instance({ claimLeaseMs: lease });
+      const second = instance({ claimLeaseMs: lease });
+      const { tools, provider } = refundTools('none');
+      const script = (messages: readonly { role: string }[]) =>
+        messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('refunded')) : turn('tool_use', toolUse('toolu_refund', 'refund', { order: 'A-1001', amount: 50 }));
+
+      // Another session holds the journal table (a VACUUM FULL, a migration, a transaction left open).
+      const locker = await pool.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE toolwright_results IN ACCESS EXCLUSIVE MODE');
+        const error = await runToolLoop({ client: replayClient(script), model: 'claude-haiku-5-5', tools, store, prompt: 'refund' }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ name: 'RunStoreError', operation: 'recordResult', released: false, unjournaled: ['toolu_refund'] });
+        expect((error as Error).message).toContain(`within the claim lease (${lease} ms)`);
+        expect(provider.ran).toEqual(['toolu_refund']);
+
+        // The heartbeat stopped with the run: the claim lapses and another instance takes it.
+        await new Promise((resolve) => setTimeout(resolve, lease + 200));
+        await expect(second.claim((error as { runId: string }).runId)).resolves.toMatchObject({ state: { status: 'running' } });
+      } finally {
+        await locker.query('ROLLBACK');
+        locker.release();
+      }
+    }, 60_000);
   });
 });
