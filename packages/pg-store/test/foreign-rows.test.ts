@@ -1,7 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { resumeToolLoop, runToolLoop } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
-import { PostgresRunStore, migrate } from '@toolwright/pg-store';
+import { PostgresRunStore } from '@toolwright/pg-store';
+import { embeddedDatabase } from './support/embedded-database';
 import { answersById, refundTools, replayClient } from '../../core/test/approval/fixtures/refunds';
 
 // Rows read back are data from outside the process: a row copied or restored under the wrong id,
@@ -11,26 +11,17 @@ import { answersById, refundTools, replayClient } from '../../core/test/approval
 // result would leave that call to run again and answer another call twice.
 
 const MODEL = 'claude-haiku-5-5';
-let db: PGlite;
-
-beforeAll(async () => {
-  db = new PGlite();
-  await migrate(db);
-}, 180_000);
-
-afterAll(async () => {
-  await db.close();
-});
+const database = embeddedDatabase();
 
 const batch = (...ids: string[]) => turn('tool_use', ...ids.map((id, i) => toolUse(id, 'refund', { order: 'A-1001', amount: 50 + i })));
 
 describe('a run row whose state names another run', () => {
   it('load(A) refuses a row stored under A whose state is run B, instead of returning run B', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools } = refundTools('writes');
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_b1'));
     const b = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
-    await db.query(
+    await database().query(
       `INSERT INTO toolwright_runs (run_id, revision, state, status, lease_expires_at) SELECT 'run_copy', revision, state, status, lease_expires_at FROM toolwright_runs WHERE run_id = $1`,
       [b.runId],
     );
@@ -49,11 +40,11 @@ describe('a run row whose state names another run', () => {
   }, 120_000);
 
   it('a resume of A does not run (nor journal under B) the pending write of run B', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools, provider } = refundTools('writes');
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_b2'));
     const b = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
-    await db.query(
+    await database().query(
       `INSERT INTO toolwright_runs (run_id, revision, state, status, lease_expires_at) SELECT 'run_copy2', revision, state, status, lease_expires_at FROM toolwright_runs WHERE run_id = $1`,
       [b.runId],
     );
@@ -70,11 +61,11 @@ describe('a run row whose state names another run', () => {
 
 describe('a journal row that is not the result of its own tool_use_id', () => {
   it('journaledResults refuses a row whose result names another call', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools } = refundTools('writes');
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_x1', 'toolu_y1'));
     const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
-    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x1', $2)`, [
+    await database().query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x1', $2)`, [
       run.runId,
       JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_y1', content: 'from another call' }),
     ]);
@@ -87,11 +78,11 @@ describe('a journal row that is not the result of its own tool_use_id', () => {
   }, 120_000);
 
   it('a resume over such a row neither runs the journaled call nor answers another call twice', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools, provider } = refundTools('writes');
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_x2', 'toolu_y2'));
     const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
-    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x2', $2)`, [
+    await database().query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_x2', $2)`, [
       run.runId,
       JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_y2', content: 'from another call' }),
     ]);
@@ -117,12 +108,12 @@ describe('a journal row that is not the result of its own tool_use_id', () => {
     ['null', 'null'],
     ['not JSON', '{"type": "tool_result", '],
   ])('a %s row is refused as a RunStateError naming the run and the call, on every read path', async (_kind, row) => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools } = refundTools('writes');
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_n1'));
     const run = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
     const runId = run.runId!;
-    await db.query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_n1', $2)`, [runId, row]);
+    await database().query(`INSERT INTO toolwright_results (run_id, tool_use_id, result) VALUES ($1, 'toolu_n1', $2)`, [runId, row]);
 
     const reads = [
       store.journaledResults(runId),
@@ -142,11 +133,11 @@ describe('a run row edited into something the loop cannot read', () => {
   const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : batch('toolu_e1'));
 
   it('a content block that is null is refused at load, naming the run and the block, before anything is claimed', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools, provider } = refundTools('writes');
     const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
     const runId = paused.runId!;
-    await db.query(`UPDATE toolwright_runs SET state = jsonb_set(state::jsonb, '{messages,0,content}', '[null]')::text WHERE run_id = $1`, [runId]);
+    await database().query(`UPDATE toolwright_runs SET state = jsonb_set(state::jsonb, '{messages,0,content}', '[null]')::text WHERE run_id = $1`, [runId]);
 
     const error = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_e1: { approve: true } } }).catch((e: Error) => e);
 
@@ -154,23 +145,23 @@ describe('a run row edited into something the loop cannot read', () => {
     expect((error as Error).message).toContain('messages[0].content[0] must be a content block');
     expect(provider.ran).toEqual([]);
     // Nothing claimed: the row is as it was, unleased, so once fixed it resumes at once.
-    const row = await db.query<{ status: string; lease_expires_at: unknown }>('SELECT status, lease_expires_at FROM toolwright_runs WHERE run_id = $1', [runId]);
+    const row = await database().query<{ status: string; lease_expires_at: unknown }>('SELECT status, lease_expires_at FROM toolwright_runs WHERE run_id = $1', [runId]);
     expect(row.rows[0]).toEqual({ status: 'pending', lease_expires_at: null });
   }, 120_000);
 
   it('a state column that is not JSON is refused as malformed (a retry cannot help), not as a store failure', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools } = refundTools('writes');
     const paused = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' });
     const runId = paused.runId!;
-    await db.query(`UPDATE toolwright_runs SET state = '{"version": 2, ' WHERE run_id = $1`, [runId]);
+    await database().query(`UPDATE toolwright_runs SET state = '{"version": 2, ' WHERE run_id = $1`, [runId]);
 
     const error = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_e1: { approve: true } } }).catch((e: Error) => e);
 
     expect(error).toMatchObject({ name: 'RunStateError', problem: 'malformed' });
     expect((error as Error).message).toMatch(new RegExp(`^PostgresRunStore: the row of run "${runId}" does not hold JSON in its state column \\(.+\\)\\. Nothing of it ran\\.`));
 
-    await db.query(`UPDATE toolwright_runs SET state = '5' WHERE run_id = $1`, [runId]);
+    await database().query(`UPDATE toolwright_runs SET state = '5' WHERE run_id = $1`, [runId]);
     await expect(store.load(runId)).rejects.toMatchObject({
       name: 'RunStateError',
       problem: 'malformed',

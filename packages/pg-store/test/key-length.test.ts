@@ -1,7 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { MAX_KEY_LENGTH, ToolLoopError, runToolLoop } from '@toolwright/core';
 import { text, toolUse, turn } from '@toolwright/core/testing';
-import { PostgresRunStore, migrate } from '@toolwright/pg-store';
+import { PostgresRunStore } from '@toolwright/pg-store';
+import { embeddedDatabase } from './support/embedded-database';
 import { refundTools, replayClient } from '../../core/test/approval/fixtures/refunds';
 import { pausedRun } from '../../core/test/approval/run-states';
 
@@ -11,20 +11,11 @@ import { pausedRun } from '../../core/test/approval/run-states';
 // tool_use id is refused before anything runs.
 
 const MODEL = 'claude-haiku-5-5';
-let db: PGlite;
-
-beforeAll(async () => {
-  db = new PGlite();
-  await migrate(db);
-}, 180_000);
-
-afterAll(async () => {
-  await db.close();
-});
+const database = embeddedDatabase();
 
 describe('keys the journal index takes', () => {
   it('the longest run id and tool_use id, in characters of three UTF-8 bytes, are journaled', async () => {
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const longest = (prefix: string) => prefix + '€'.repeat(MAX_KEY_LENGTH - prefix.length);
     const run = pausedRun([longest('toolu_')], longest('run_'));
     await store.create(run);
@@ -37,7 +28,7 @@ describe('keys the journal index takes', () => {
   it('a tool_use id one character longer is refused before the write runs, naming its length', async () => {
     const id = 'toolu_' + 'x'.repeat(MAX_KEY_LENGTH - 5);
     const script = (messages: readonly { role: string }[]) => (messages.some((m) => m.role === 'assistant') ? turn('end_turn', text('ok')) : turn('tool_use', toolUse(id, 'refund', { order: 'A-1001', amount: 50 })));
-    const store = new PostgresRunStore(db);
+    const store = new PostgresRunStore(database());
     const { tools, provider } = refundTools('none');
 
     const error = await runToolLoop({ client: replayClient(script), model: MODEL, tools, store, prompt: 'refund' }).catch((e: unknown) => e);

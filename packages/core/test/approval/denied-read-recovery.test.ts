@@ -97,6 +97,19 @@ function diesAfterFirstJournal(store: RunStore): RunStore {
   };
 }
 
+/** The store as a process sees it that dies once its resume has recorded the decisions (its first save). */
+function diesAfterRecording(store: RunStore): RunStore {
+  let saves = 0;
+  return Object.assign(Object.create(store) as RunStore, {
+    claimLeaseMs: store.claimLeaseMs,
+    save: async (s: Parameters<RunStore['save']>[0], r: number) => {
+      if (saves++ > 0) throw new Error('process died');
+      return store.save(s, r);
+    },
+    recordResult: () => Promise.reject(new Error('process died')),
+  });
+}
+
 /** The batch paused on the read's approval, in a store whose clock `lapse` moves past the lease. */
 async function pausedOnTheRead() {
   let now = 0;
@@ -145,8 +158,12 @@ describe('a denied read recovered from the journal', () => {
       resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
     ).rejects.toThrow();
     lapse();
-    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } } });
+    const events: ToolLoopEvent[] = [];
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } }, onEvent: (e) => events.push(e) });
 
+    // The approval is reported, first of all, as not applied.
+    expect(events[0]).toMatchObject({ type: 'decision_superseded', toolUseId: 'toolu_reveal', requested: { approve: true }, recorded: { approve: false, reason: 'not today' } });
+    expect(events.filter((e) => e.type === 'decision_superseded')).toHaveLength(1);
     // The first journaled answer stands, and with it what it means for the batch.
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ is_error: true, content: 'Denied by the user: not today' });
     expect(bank.ran).toEqual([]);
@@ -178,16 +195,7 @@ describe('a denied read recovered from the journal', () => {
   it('a denial recorded by an attempt that died before journaling it gives way to the retry’s decision: nothing was answered yet', async () => {
     const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
     // The first resume records its denial and dies before the denial is journaled.
-    let saves = 0;
-    const diesAfterRecording: RunStore = Object.assign(Object.create(store) as RunStore, {
-      claimLeaseMs: store.claimLeaseMs,
-      save: async (s: Parameters<RunStore['save']>[0], r: number) => {
-        if (saves++ > 0) throw new Error('process died');
-        return store.save(s, r);
-      },
-      recordResult: () => Promise.reject(new Error('process died')),
-    });
-    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterRecording, runId, decisions: { toolu_reveal: { approve: false } } })).rejects.toThrow();
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterRecording(store), runId, decisions: { toolu_reveal: { approve: false } } })).rejects.toThrow();
     expect((await store.load(runId))!.state.pending[0].decision).toEqual({ approve: false });
     expect(await store.journaledResults(runId)).toEqual(new Map());
 
@@ -223,20 +231,6 @@ describe('a denied read recovered from the journal', () => {
 describe('a retry whose decision differs from the one the call was answered under', () => {
   const superseded = (events: ReadonlyArray<ToolLoopEvent | ToolStreamEvent>) =>
     events.flatMap((e) => (e.type === 'decision_superseded' ? [{ toolUseId: e.toolUseId, requested: e.requested, recorded: e.recorded }] : []));
-
-  it('an approval that comes after the denial was journaled is reported, before anything of the run, and not applied', async () => {
-    const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
-    await expect(
-      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'not today' } } }),
-    ).rejects.toThrow();
-    lapse();
-    const events: ToolLoopEvent[] = [];
-    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: true } }, onEvent: (e) => events.push(e) });
-
-    expect(superseded(events)).toEqual([{ toolUseId: 'toolu_reveal', requested: { approve: true }, recorded: { approve: false, reason: 'not today' } }]);
-    expect(events[0].type).toBe('decision_superseded');
-    expect(bank.ran).toEqual([]);
-  });
 
   it('a denial that comes after the approved call ran and was journaled is reported, on the stream too', async () => {
     const { store, bank, tools, runId, lapse } = await pausedOnTheRead();
@@ -277,17 +271,8 @@ describe('a retry whose decision differs from the one the call was answered unde
 
     // A denial recorded but never journaled: the retry's approval applies, so nothing is superseded.
     const fresh = await pausedOnTheRead();
-    let saves = 0;
-    const diesAfterRecording: RunStore = Object.assign(Object.create(fresh.store) as RunStore, {
-      claimLeaseMs: fresh.store.claimLeaseMs,
-      save: async (s: Parameters<RunStore['save']>[0], r: number) => {
-        if (saves++ > 0) throw new Error('process died');
-        return fresh.store.save(s, r);
-      },
-      recordResult: () => Promise.reject(new Error('process died')),
-    });
     await expect(
-      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: diesAfterRecording, runId: fresh.runId, decisions: { toolu_reveal: { approve: false } } }),
+      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: diesAfterRecording(fresh.store), runId: fresh.runId, decisions: { toolu_reveal: { approve: false } } }),
     ).rejects.toThrow();
     fresh.lapse();
     const later: ToolLoopEvent[] = [];
