@@ -12,6 +12,7 @@ import {
   resumeToolLoop,
   runToolLoop,
   streamResumeToolLoop,
+  type ApprovalDecisions,
   type RunStore,
   type StoredRun,
   type ToolContext,
@@ -260,53 +261,33 @@ describe('a retry whose decision differs from the one the call was answered unde
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ content: 'revealed secret' });
   });
 
-  it('reports nothing when the retry repeats the decision, or when nothing was answered under the earlier one', async () => {
-    const { store, runId, tools, lapse } = await pausedOnTheRead();
-    const decisions = { toolu_reveal: { approve: false, reason: 'no' } };
-    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions })).rejects.toThrow();
-    lapse();
+  /** A resume with `first` that dies as `dies` has it, then, once its claim lapses, the retry with `second`. */
+  async function retried(dies: (store: RunStore) => RunStore, first: ApprovalDecisions, second: ApprovalDecisions) {
+    const paused = await pausedOnTheRead();
+    const { tools, store, runId } = paused;
+    await expect(resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: dies(store), runId, decisions: first })).rejects.toThrow();
+    paused.lapse();
     const events: ToolLoopEvent[] = [];
-    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions, onEvent: (e) => events.push(e) });
-    expect(superseded(events)).toEqual([]);
+    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: second, onEvent: (e) => events.push(e) });
+    return { ...paused, events, done };
+  }
+
+  it('reports nothing when the retry repeats the decision, or when nothing was answered under the earlier one', async () => {
+    const repeated = { toolu_reveal: { approve: false, reason: 'no' } };
+    expect(superseded((await retried(diesAfterFirstJournal, repeated, repeated)).events)).toEqual([]);
 
     // A denial recorded but never journaled: the retry's approval applies, so nothing is superseded.
-    const fresh = await pausedOnTheRead();
-    await expect(
-      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: diesAfterRecording(fresh.store), runId: fresh.runId, decisions: { toolu_reveal: { approve: false } } }),
-    ).rejects.toThrow();
-    fresh.lapse();
-    const later: ToolLoopEvent[] = [];
-    await resumeToolLoop({ client: replayClient(script), model: MODEL, tools: fresh.tools, store: fresh.store, runId: fresh.runId, decisions: { toolu_reveal: { approve: true } }, onEvent: (e) => later.push(e) });
-    expect(superseded(later)).toEqual([]);
-    expect(fresh.bank.ran).toContain('toolu_reveal');
+    const unanswered = await retried(diesAfterRecording, { toolu_reveal: { approve: false } }, { toolu_reveal: { approve: true } });
+    expect(superseded(unanswered.events)).toEqual([]);
+    expect(unanswered.bank.ran).toContain('toolu_reveal');
 
     // An approval given again with a reason: no one reads an approval's reason, so it is the same one.
-    const approved = await pausedOnTheRead();
-    await expect(
-      resumeToolLoop({ client: replayClient(script), model: MODEL, tools: approved.tools, store: diesAfterFirstJournal(approved.store), runId: approved.runId, decisions: { toolu_reveal: { approve: true } } }),
-    ).rejects.toThrow();
-    approved.lapse();
-    const again: ToolLoopEvent[] = [];
-    await resumeToolLoop({
-      client: replayClient(script),
-      model: MODEL,
-      tools: approved.tools,
-      store: approved.store,
-      runId: approved.runId,
-      decisions: { toolu_reveal: { approve: true, reason: 'looks fine' } },
-      onEvent: (e) => again.push(e),
-    });
-    expect(superseded(again)).toEqual([]);
+    const approvedAgain = await retried(diesAfterFirstJournal, { toolu_reveal: { approve: true } }, { toolu_reveal: { approve: true, reason: 'looks fine' } });
+    expect(superseded(approvedAgain.events)).toEqual([]);
   });
 
   it('a denial with another reason is reported: the model read the first one', async () => {
-    const { store, tools, runId, lapse } = await pausedOnTheRead();
-    await expect(
-      resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store: diesAfterFirstJournal(store), runId, decisions: { toolu_reveal: { approve: false, reason: 'first' } } }),
-    ).rejects.toThrow();
-    lapse();
-    const events: ToolLoopEvent[] = [];
-    const done = await resumeToolLoop({ client: replayClient(script), model: MODEL, tools, store, runId, decisions: { toolu_reveal: { approve: false, reason: 'second' } }, onEvent: (e) => events.push(e) });
+    const { events, done } = await retried(diesAfterFirstJournal, { toolu_reveal: { approve: false, reason: 'first' } }, { toolu_reveal: { approve: false, reason: 'second' } });
     expect(superseded(events)).toEqual([{ toolUseId: 'toolu_reveal', requested: { approve: false, reason: 'second' }, recorded: { approve: false, reason: 'first' } }]);
     expect(answersById(done.messages).get('toolu_reveal')![0]).toMatchObject({ content: 'Denied by the user: first' });
   });
