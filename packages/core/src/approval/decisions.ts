@@ -1,4 +1,5 @@
 import { DecisionError } from './decision-error';
+import { textProblem } from './storable-key';
 import type { ApprovalDecision, PendingCall, RunState } from './run-state';
 
 export type { ApprovalDecision };
@@ -56,6 +57,21 @@ export function checkDecisions(runId: string, state: RunState | undefined, decis
       runId,
       malformed,
       `Decisions for ${list(malformed)} must be { "approve": boolean, "reason"?: string }.`,
+    );
+  }
+  // A denial's reason is journaled as the call's answer, which stands on every later attempt: text
+  // the API or a store cannot take (a lone surrogate, a text field cut inside an emoji) would fail
+  // the run for good, so it is refused before anything is recorded.
+  const unsendable = Object.keys(given).filter((id) => {
+    const { reason } = given[id] as ApprovalDecision;
+    return reason !== undefined && textProblem(reason) !== undefined;
+  });
+  if (unsendable.length > 0) {
+    throw new DecisionError(
+      'malformed',
+      runId,
+      unsendable,
+      `The reasons of ${list(unsendable)} hold a NUL character or invalid UTF-16 (a lone surrogate, as a text cut inside an emoji leaves); send them as plain text.`,
     );
   }
   const pendingIds = new Set(state.pending.map((call) => call.toolUseId));

@@ -85,6 +85,15 @@ describe('decisions', () => {
     expect(checkDecisions('run_1', recorded, { toolu_a: { approve: true }, toolu_b: { approve: true } }).map((d) => d.decision)).toEqual([{ approve: true }, { approve: true }]);
   });
 
+  it('refuses a reason no request or store can carry (a lone surrogate, a NUL), naming the calls', () => {
+    const refused = refusal(run, { toolu_a: { approve: false, reason: 'no \ud83d' }, toolu_b: { approve: false, reason: 'a\u0000b' } });
+    expect(refused).toMatchObject({ problem: 'malformed', toolUseIds: ['toolu_a', 'toolu_b'] });
+    expect(refused.message).toBe(
+      'The reasons of "toolu_a", "toolu_b" hold a NUL character or invalid UTF-16 (a lone surrogate, as a text cut inside an emoji leaves); send them as plain text.',
+    );
+    expect(checkDecisions('run_1', run, { toolu_a: { approve: false, reason: 'no 😀' }, toolu_b: { approve: true } })).toHaveLength(2);
+  });
+
   it.each([
     ['a non-boolean approve', { toolu_a: { approve: 'yes' }, toolu_b: { approve: true } }, ['toolu_a']],
     ['a non-string reason', { toolu_a: { approve: false, reason: 3 }, toolu_b: { approve: true } }, ['toolu_a']],
