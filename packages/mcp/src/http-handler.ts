@@ -42,6 +42,11 @@ export interface McpHttpOptions {
    * set by earlier middleware is kept.
    */
   verifier?: OAuthTokenVerifier;
+  /**
+   * Refuse (401 `invalid_token`) every request that arrives without auth info: neither a `req.auth`
+   * set by earlier middleware nor a token `verifier` accepted. Without a `verifier`, only `req.auth`
+   * counts, so a bearer token alone is refused too.
+   */
   requireAuth?: boolean;
   /**
    * The OAuth protected-resource metadata (RFC 9728) of this server: served at
@@ -122,6 +127,11 @@ function resumabilityOf(option: McpHttpOptions['resumability']): Resumability | 
   return resumability;
 }
 
+/** The 401 for a request refused for its credentials: fixed text, and the challenge naming the metadata when there is one. */
+function unauthorized(resourceMetadataUrl: string | undefined): Response {
+  return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token'), { resourceMetadataUrl });
+}
+
 /**
  * Streamable HTTP for `server`, both revisions on one endpoint: mount it on every method of one
  * path (`app.all('/mcp', ...)`). Each request passes, in order: Host and Origin checks (403),
@@ -164,19 +174,19 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     }
 
     let authInfo = req.auth;
-    if (!authInfo && options.verifier) {
-      const header = req.headers.authorization;
-      if (header || options.requireAuth) {
-        try {
-          authInfo = await verifyBearerToken(header, { verifier: options.verifier, resourceMetadataUrl });
-        } catch (error) {
-          // The verifier's words (a connection string, a stack) are for the operator, never the client.
-          logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);
-          const refused = new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token');
-          return sendResponse(res, bearerAuthChallengeResponse(refused, { resourceMetadataUrl }), onerror);
-        }
+    const header = req.headers.authorization;
+    if (!authInfo && options.verifier && header) {
+      try {
+        authInfo = await verifyBearerToken(header, { verifier: options.verifier, resourceMetadataUrl });
+      } catch (error) {
+        // The verifier's words (a connection string, a stack) are for the operator, never the client.
+        logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);
+        return sendResponse(res, unauthorized(resourceMetadataUrl), onerror);
       }
     }
+    // Whoever authenticated the request (middleware's req.auth, or the verifier above), requireAuth
+    // lets nothing through without it: an app that authenticates in middleware relies on it too.
+    if (!authInfo && options.requireAuth) return sendResponse(res, unauthorized(resourceMetadataUrl), onerror);
 
     let body: string | undefined;
     let parsed = req.body;
