@@ -36,7 +36,8 @@ export interface McpHttpOptions {
   sessions?: 'stateful' | 'stateless';
   /**
    * Checks `Authorization: Bearer <token>` with the official SDK's `verifyBearerToken` (a token
-   * without an expiry is refused); what it returns is the call's `authInfo`. A refused token is
+   * without an expiry is refused; with `resourceMetadata`, so is one whose `AuthInfo.resource` is
+   * not that `resourceServerUrl`); what it returns is the call's `authInfo`. A refused token is
    * answered 401 `invalid_token`; the verifier's error goes to `logger` only. A request without
    * a token goes on without `authInfo` (guards decide), unless `requireAuth` is set. A `req.auth`
    * set by earlier middleware is kept.
@@ -52,7 +53,9 @@ export interface McpHttpOptions {
    * The OAuth protected-resource metadata (RFC 9728) of this server: served at
    * `/.well-known/oauth-protected-resource<path>` (and the authorization server's metadata at
    * `/.well-known/oauth-authorization-server`) when those paths reach this handler, and named in
-   * every 401's `WWW-Authenticate: Bearer resource_metadata=...`.
+   * every 401's `WWW-Authenticate: Bearer resource_metadata=...`. Its `resourceServerUrl` is also
+   * the audience a token must have: one the verifier reports for another resource, or for none
+   * (`AuthInfo.resource` unset), is refused with 401.
    */
   resourceMetadata?: AuthMetadataOptions;
   /**
@@ -127,6 +130,25 @@ function resumabilityOf(option: McpHttpOptions['resumability']): Resumability | 
   return resumability;
 }
 
+/**
+ * `verifier`, refusing a token it reports no resource for. The SDK refuses those too once
+ * `expectedResource` is set, but as "not issued for this resource", which sends the operator
+ * looking at the token rather than at the verifier that left `AuthInfo.resource` empty.
+ */
+function reportingResource(verifier: OAuthTokenVerifier, expected: URL): OAuthTokenVerifier {
+  return {
+    async verifyAccessToken(token) {
+      const info = await verifier.verifyAccessToken(token);
+      if (info.resource === undefined) {
+        throw new Error(
+          `the verifier reported no resource for this token, and resourceMetadata names this server (${expected.href}) as the audience tokens must have: set AuthInfo.resource from the token's audience (its aud claim, or the introspection answer's).`,
+        );
+      }
+      return info;
+    },
+  };
+}
+
 /** The 401 for a request refused for its credentials: fixed text, and the challenge naming the metadata when there is one. */
 function unauthorized(resourceMetadataUrl: string | undefined): Response {
   return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token'), { resourceMetadataUrl });
@@ -145,6 +167,11 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
   const resourceMetadataUrl = options.resourceMetadata && getOAuthProtectedResourceMetadataUrl(options.resourceMetadata.resourceServerUrl);
+  // A server that names itself in its metadata is the audience its tokens must have (RFC 8707, the
+  // MCP authorization spec): a token the same authorization server minted for another resource
+  // server verifies just as well, and must not work here.
+  const expectedResource = options.resourceMetadata?.resourceServerUrl;
+  const verifier = options.verifier && expectedResource ? reportingResource(options.verifier, expectedResource) : options.verifier;
   const principalOfRequest = options.principal ?? ((authInfo: AuthInfo | undefined) => principalOf(authInfo));
   const onerror = (error: unknown) => logger.warn('toolwright mcp: the MCP SDK reported:', error instanceof Error ? error.message : error);
   // A 2026-07-28 request gets a server of its own (the SDK's factory is called with the request),
@@ -175,9 +202,9 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
 
     let authInfo = req.auth;
     const header = req.headers.authorization;
-    if (!authInfo && options.verifier && header) {
+    if (!authInfo && verifier && header) {
       try {
-        authInfo = await verifyBearerToken(header, { verifier: options.verifier, resourceMetadataUrl });
+        authInfo = await verifyBearerToken(header, { verifier, resourceMetadataUrl, expectedResource });
       } catch (error) {
         // The verifier's words (a connection string, a stack) are for the operator, never the client.
         logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);

@@ -80,3 +80,58 @@ describe('requireAuth without a verifier (the app authenticates in middleware)',
     }
   });
 });
+
+describe('the audience of a bearer token (RFC 8707), with resourceMetadata', () => {
+  const THIS_SERVER = new URL('https://mcp.example.com/mcp');
+  const resourceMetadata = {
+    oauthMetadata: { issuer: 'https://auth.example.com', authorization_endpoint: 'https://auth.example.com/authorize', token_endpoint: 'https://auth.example.com/token', response_types_supported: ['code'] },
+    resourceServerUrl: THIS_SERVER,
+  };
+  /** Valid tokens of one authorization server, each minted for the resource its name says. */
+  const verifier = {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      const resource = { 'for-this': new URL('https://mcp.example.com/mcp/'), 'for-other': new URL('https://other.example.com/mcp'), 'for-none': undefined }[token];
+      return { token, clientId: 'C-ana', scopes: [], expiresAt: hour(), ...(resource && { resource }) };
+    },
+  };
+  const initializeWith = (h: { initialize: (headers: Record<string, string>) => Promise<Response> }, token: string) => h.initialize({ authorization: `Bearer ${token}` });
+
+  it('serves a token issued for this server, and refuses one issued for another with 401 invalid_token', async () => {
+    const h = await behindMiddleware({ verifier, resourceMetadata });
+    try {
+      const mine = await initializeWith(h, 'for-this');
+      expect(mine.status).toBe(200);
+      await mine.text();
+      const other = await initializeWith(h, 'for-other');
+      expect(other.status).toBe(401);
+      expect(other.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      expect(await other.json()).toEqual({ error: 'invalid_token', error_description: 'invalid_token' });
+      expect(h.logger.lines).toEqual([expect.stringContaining('Token was not issued for this resource')]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses a token the verifier reports no resource for, and tells the operator to fill AuthInfo.resource', async () => {
+    const h = await behindMiddleware({ verifier, resourceMetadata });
+    try {
+      const response = await initializeWith(h, 'for-none');
+      expect(response.status).toBe(401);
+      await response.text();
+      expect(h.logger.lines).toEqual([expect.stringMatching(/reported no resource.*https:\/\/mcp\.example\.com\/mcp.*AuthInfo\.resource/)]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('compares nothing without resourceMetadata: the handler does not know its own name, the verifier must check the audience', async () => {
+    const h = await behindMiddleware({ verifier });
+    try {
+      const response = await initializeWith(h, 'for-other');
+      expect(response.status).toBe(200);
+      await response.text();
+    } finally {
+      await h.close();
+    }
+  });
+});
