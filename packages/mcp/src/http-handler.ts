@@ -22,7 +22,7 @@ import {
 import { consoleLogger, type ToolLogger } from '@toolwright/core';
 import type { McpToolServer } from './create-mcp-server';
 import { principalOf } from './principal';
-import { LegacySessions, type Resumability, type SessionLimits } from './http/legacy-sessions';
+import { LegacySessions, SHUTTING_DOWN, type Resumability, type SessionLimits } from './http/legacy-sessions';
 import { readBody } from './http/read-body';
 import { rpcError, sendResponse, toWebRequest } from './http/web-exchange';
 
@@ -102,7 +102,7 @@ export interface McpHttpOptions {
 /** A Node `(req, res)` handler, also an Express or Nest handler; `req.body` is used when already parsed. It never rejects. */
 export interface McpHttpHandler {
   (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse): Promise<void>;
-  /** Closes every open session. */
+  /** Closes every open session; from then on every request is answered 503 and opens nothing. */
   close(): Promise<void>;
 }
 
@@ -182,7 +182,13 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
   const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability), sessionLimitsOf(options.maxSessions));
 
+  let closed = false;
+  // After close() nothing may open again (a session nothing would close, an SDK entry that throws):
+  // a process shutting down answers so that clients go elsewhere or come back later.
+  const refuseClosed = (res: ServerResponse) => rpcError(res, 503, -32000, SHUTTING_DOWN);
+
   const serve = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
+    if (closed) return refuseClosed(res);
     const host = validateHostHeader(req.headers.host, allowedHosts);
     if (!host.ok) return rpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed (allowedHosts).`);
     const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
@@ -237,7 +243,10 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     let request = toWebRequest(req, url, parsed === undefined ? body : undefined, controller.signal);
     const principal = principalOfRequest(authInfo, req);
 
-    if (!(await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody }))) {
+    const legacy = await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody });
+    // close() may have come while the token was verified or the body read.
+    if (closed) return refuseClosed(res);
+    if (!legacy) {
       // A 2026-07-28 call hands its request on to the server as the call's `requestInfo`: whole.
       if (parsed !== undefined) request = toWebRequest(req, url, body ?? JSON.stringify(parsed), controller.signal);
       principalOfModern.set(request, principal);
@@ -277,6 +286,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
 
   return Object.assign(handler, {
     close: async () => {
+      closed = true;
       await Promise.all([sessions.close(), modern.close()]);
     },
   });

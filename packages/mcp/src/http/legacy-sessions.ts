@@ -45,6 +45,8 @@ export class LegacySessions {
   private readonly openingBy = new Map<string, number>();
   /** A counter, not a clock: two sessions used within one millisecond still have an order. */
   private uses = 0;
+  /** Set by `close`: an initialize still under way then opens nothing. */
+  private closed = false;
 
   constructor(
     private readonly tools: McpToolServer<any>,
@@ -117,6 +119,13 @@ export class LegacySessions {
     };
     await server.connect(transport);
     const response = await transport.handleRequest(request, { authInfo, parsedBody });
+    if (this.closed) {
+      // close() came while this initialize was under way: it must not leave a session behind.
+      if (transport.sessionId) this.forget(transport.sessionId);
+      await response.body?.cancel().catch(() => undefined);
+      await server.close();
+      return rpcErrorResponse(503, parsedBody, SHUTTING_DOWN);
+    }
     // An initialize the transport refused opened nothing: without an id nobody can reach it again.
     if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close();
     else this.idle(transport.sessionId);
@@ -145,6 +154,7 @@ export class LegacySessions {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const open = [...this.sessions.entries()];
     for (const [id] of open) this.forget(id);
     await Promise.all(open.map(([, s]) => s.transport.close()));
@@ -191,10 +201,18 @@ export class LegacySessions {
   }
 }
 
+/** What a request to a closed handler is told. */
+export const SHUTTING_DOWN = 'This MCP server is shutting down: send the request again later, or to another instance.';
+
 /** The answer to an `initialize` over a session limit: a JSON-RPC error naming the limit and what to do. */
 function limitReached(status: 429 | 503, parsedBody: unknown, message: string): Response {
+  // Sessions free up as they idle out or are closed; a client should not hammer meanwhile.
+  return rpcErrorResponse(status, parsedBody, message, { 'retry-after': '5' });
+}
+
+/** A JSON-RPC error as an HTTP answer, with the request's id when it has one. */
+function rpcErrorResponse(status: number, parsedBody: unknown, message: string, headers: Record<string, string> = {}): Response {
   const id = (parsedBody as { id?: unknown } | undefined)?.id;
   const body = { jsonrpc: '2.0', error: { code: -32000, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null };
-  // Sessions free up as they idle out or are closed; a client should not hammer meanwhile.
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'retry-after': '5' } });
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
