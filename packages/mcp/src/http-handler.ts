@@ -82,6 +82,8 @@ export interface McpHttpOptions {
   /**
    * Who a request speaks for, to bind sessions to: by default the verified token's client id and
    * subject. A server whose middleware authenticates (and sets one shared `req.auth`) passes its own.
+   * Every request without auth info is one principal: on 2026-07-28 anonymous callers share one
+   * call order and one read cap, since nothing they send tells them apart.
    */
   principal?: (authInfo: AuthInfo | undefined, req: IncomingMessage) => string;
   /**
