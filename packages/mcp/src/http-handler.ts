@@ -259,15 +259,8 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     if (typeof id === 'string') {
       const session = sessions.find(id, principal);
       if (!session) return rpcError(res, 404, -32001, 'Session not found; send initialize again without Mcp-Session-Id.');
-      // A GET is the standing stream for server messages, not a request: it does not keep the session from idling.
-      if (req.method === 'GET') return sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
-      session.enter();
-      try {
-        await sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
-      } finally {
-        session.leave();
-      }
-      return;
+      if (req.method === 'GET') return sendResponse(res, await session.stream(request, authInfo), onerror);
+      return session.exchange(request, authInfo, parsed, (response) => sendResponse(res, response, onerror));
     }
     if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
       return rpcError(res, 400, -32000, 'No Mcp-Session-Id: start with an initialize request, then send its Mcp-Session-Id on every request.');
