@@ -22,7 +22,7 @@ import {
 import { consoleLogger, type ToolLogger } from '@toolwright/core';
 import type { McpToolServer } from './create-mcp-server';
 import { principalOf } from './principal';
-import { LegacySessions, type Resumability, type SessionLimits } from './http/legacy-sessions';
+import { LegacySessions, SHUTTING_DOWN, type Resumability, type SessionLimits } from './http/legacy-sessions';
 import { readBody } from './http/read-body';
 import { rpcError, sendResponse, toWebRequest } from './http/web-exchange';
 
@@ -36,18 +36,26 @@ export interface McpHttpOptions {
   sessions?: 'stateful' | 'stateless';
   /**
    * Checks `Authorization: Bearer <token>` with the official SDK's `verifyBearerToken` (a token
-   * without an expiry is refused); what it returns is the call's `authInfo`. A refused token is
+   * without an expiry is refused; with `resourceMetadata`, so is one whose `AuthInfo.resource` is
+   * not that `resourceServerUrl`); what it returns is the call's `authInfo`. A refused token is
    * answered 401 `invalid_token`; the verifier's error goes to `logger` only. A request without
    * a token goes on without `authInfo` (guards decide), unless `requireAuth` is set. A `req.auth`
    * set by earlier middleware is kept.
    */
   verifier?: OAuthTokenVerifier;
+  /**
+   * Refuse (401 `invalid_token`) every request that arrives without auth info: neither a `req.auth`
+   * set by earlier middleware nor a token `verifier` accepted. Without a `verifier`, only `req.auth`
+   * counts, so a bearer token alone is refused too.
+   */
   requireAuth?: boolean;
   /**
    * The OAuth protected-resource metadata (RFC 9728) of this server: served at
    * `/.well-known/oauth-protected-resource<path>` (and the authorization server's metadata at
    * `/.well-known/oauth-authorization-server`) when those paths reach this handler, and named in
-   * every 401's `WWW-Authenticate: Bearer resource_metadata=...`.
+   * every 401's `WWW-Authenticate: Bearer resource_metadata=...`. Its `resourceServerUrl` is also
+   * the audience a token must have: one the verifier reports for another resource, or for none
+   * (`AuthInfo.resource` unset), is refused with 401.
    */
   resourceMetadata?: AuthMetadataOptions;
   /**
@@ -74,6 +82,8 @@ export interface McpHttpOptions {
   /**
    * Who a request speaks for, to bind sessions to: by default the verified token's client id and
    * subject. A server whose middleware authenticates (and sets one shared `req.auth`) passes its own.
+   * Every request without auth info is one principal: on 2026-07-28 anonymous callers share one
+   * call order and one read cap, since nothing they send tells them apart.
    */
   principal?: (authInfo: AuthInfo | undefined, req: IncomingMessage) => string;
   /**
@@ -94,7 +104,7 @@ export interface McpHttpOptions {
 /** A Node `(req, res)` handler, also an Express or Nest handler; `req.body` is used when already parsed. It never rejects. */
 export interface McpHttpHandler {
   (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse): Promise<void>;
-  /** Closes every open session. */
+  /** Closes every open session; from then on every request is answered 503 and opens nothing. */
   close(): Promise<void>;
 }
 
@@ -123,6 +133,30 @@ function resumabilityOf(option: McpHttpOptions['resumability']): Resumability | 
 }
 
 /**
+ * `verifier`, refusing a token it reports no resource for. The SDK refuses those too once
+ * `expectedResource` is set, but as "not issued for this resource", which sends the operator
+ * looking at the token rather than at the verifier that left `AuthInfo.resource` empty.
+ */
+function reportingResource(verifier: OAuthTokenVerifier, expected: URL): OAuthTokenVerifier {
+  return {
+    async verifyAccessToken(token) {
+      const info = await verifier.verifyAccessToken(token);
+      if (info.resource === undefined) {
+        throw new Error(
+          `the verifier reported no resource for this token, and resourceMetadata names this server (${expected.href}) as the audience tokens must have: set AuthInfo.resource from the token's audience (its aud claim, or the introspection answer's).`,
+        );
+      }
+      return info;
+    },
+  };
+}
+
+/** The 401 for a request refused for its credentials: fixed text, and the challenge naming the metadata when there is one. */
+function unauthorized(resourceMetadataUrl: string | undefined): Response {
+  return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token'), { resourceMetadataUrl });
+}
+
+/**
  * Streamable HTTP for `server`, both revisions on one endpoint: mount it on every method of one
  * path (`app.all('/mcp', ...)`). Each request passes, in order: Host and Origin checks (403),
  * the OAuth metadata routes, the bearer token (401), the body limit (413); then the SDK routes
@@ -135,6 +169,11 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const allowedHosts = options.allowedHosts ?? localhostAllowedHostnames();
   const allowedOrigins = options.allowedOrigins ?? localhostAllowedOrigins();
   const resourceMetadataUrl = options.resourceMetadata && getOAuthProtectedResourceMetadataUrl(options.resourceMetadata.resourceServerUrl);
+  // A server that names itself in its metadata is the audience its tokens must have (RFC 8707, the
+  // MCP authorization spec): a token the same authorization server minted for another resource
+  // server verifies just as well, and must not work here.
+  const expectedResource = options.resourceMetadata?.resourceServerUrl;
+  const verifier = options.verifier && expectedResource ? reportingResource(options.verifier, expectedResource) : options.verifier;
   const principalOfRequest = options.principal ?? ((authInfo: AuthInfo | undefined) => principalOf(authInfo));
   const onerror = (error: unknown) => logger.warn('toolwright mcp: the MCP SDK reported:', error instanceof Error ? error.message : error);
   // A 2026-07-28 request gets a server of its own (the SDK's factory is called with the request),
@@ -145,7 +184,13 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
   const stateless = legacyStatelessFallback(server.factory, onerror, { maxRequestBodySize: maxBody });
   const sessions = new LegacySessions(server, options.idleTimeoutMs ?? 30 * 60_000, resumabilityOf(options.resumability), sessionLimitsOf(options.maxSessions));
 
+  let closed = false;
+  // After close() nothing may open again (a session nothing would close, an SDK entry that throws):
+  // a process shutting down answers so that clients go elsewhere or come back later.
+  const refuseClosed = (res: ServerResponse) => rpcError(res, 503, -32000, SHUTTING_DOWN);
+
   const serve = async (req: IncomingMessage & { auth?: AuthInfo; body?: unknown }, res: ServerResponse) => {
+    if (closed) return refuseClosed(res);
     const host = validateHostHeader(req.headers.host, allowedHosts);
     if (!host.ok) return rpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not allowed (allowedHosts).`);
     const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
@@ -164,19 +209,19 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     }
 
     let authInfo = req.auth;
-    if (!authInfo && options.verifier) {
-      const header = req.headers.authorization;
-      if (header || options.requireAuth) {
-        try {
-          authInfo = await verifyBearerToken(header, { verifier: options.verifier, resourceMetadataUrl });
-        } catch (error) {
-          // The verifier's words (a connection string, a stack) are for the operator, never the client.
-          logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);
-          const refused = new OAuthError(OAuthErrorCode.InvalidToken, 'invalid_token');
-          return sendResponse(res, bearerAuthChallengeResponse(refused, { resourceMetadataUrl }), onerror);
-        }
+    const header = req.headers.authorization;
+    if (!authInfo && verifier && header) {
+      try {
+        authInfo = await verifyBearerToken(header, { verifier, resourceMetadataUrl, expectedResource });
+      } catch (error) {
+        // The verifier's words (a connection string, a stack) are for the operator, never the client.
+        logger.warn('toolwright mcp: a bearer token was refused:', error instanceof Error ? error.message : error);
+        return sendResponse(res, unauthorized(resourceMetadataUrl), onerror);
       }
     }
+    // Whoever authenticated the request (middleware's req.auth, or the verifier above), requireAuth
+    // lets nothing through without it: an app that authenticates in middleware relies on it too.
+    if (!authInfo && options.requireAuth) return sendResponse(res, unauthorized(resourceMetadataUrl), onerror);
 
     let body: string | undefined;
     let parsed = req.body;
@@ -200,7 +245,10 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     let request = toWebRequest(req, url, parsed === undefined ? body : undefined, controller.signal);
     const principal = principalOfRequest(authInfo, req);
 
-    if (!(await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody }))) {
+    const legacy = await isLegacyRequest(request, parsed, { maxRequestBodySize: maxBody });
+    // close() may have come while the token was verified or the body read.
+    if (closed) return refuseClosed(res);
+    if (!legacy) {
       // A 2026-07-28 call hands its request on to the server as the call's `requestInfo`: whole.
       if (parsed !== undefined) request = toWebRequest(req, url, body ?? JSON.stringify(parsed), controller.signal);
       principalOfModern.set(request, principal);
@@ -211,15 +259,8 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
     if (typeof id === 'string') {
       const session = sessions.find(id, principal);
       if (!session) return rpcError(res, 404, -32001, 'Session not found; send initialize again without Mcp-Session-Id.');
-      // A GET is the standing stream for server messages, not a request: it does not keep the session from idling.
-      if (req.method === 'GET') return sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
-      session.enter();
-      try {
-        await sendResponse(res, await session.handle(request, authInfo, parsed), onerror);
-      } finally {
-        session.leave();
-      }
-      return;
+      if (req.method === 'GET') return sendResponse(res, await session.stream(request, authInfo), onerror);
+      return session.exchange(request, authInfo, parsed, (response) => sendResponse(res, response, onerror));
     }
     if (req.method !== 'POST' || !isInitializeRequest(parsed)) {
       return rpcError(res, 400, -32000, 'No Mcp-Session-Id: start with an initialize request, then send its Mcp-Session-Id on every request.');
@@ -240,6 +281,7 @@ export function mcpHttpHandler(server: McpToolServer<any>, options: McpHttpOptio
 
   return Object.assign(handler, {
     close: async () => {
+      closed = true;
       await Promise.all([sessions.close(), modern.close()]);
     },
   });

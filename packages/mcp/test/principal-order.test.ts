@@ -4,7 +4,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { ToolContainer } from '@toolwright/core';
 import { createMcpServer, mcpHttpHandler, type AuthInfo } from '@toolwright/mcp';
 import { ProbeLog, ProbeTools, probeContainer, probeManifest, silentLogger, type Session } from './fixtures/probe-tools';
-import { RecordingLogger, releasingAfter, until } from './support/clients';
+import { RecordingLogger, httpClient, listen, releasingAfter, until } from './support/clients';
+import { probeAuth } from './support/probe-suite';
 
 // mcpHttpHandler's `principal` option says who a request speaks for: the Nest mount sets every
 // request's AuthInfo to one shared client id and passes the guards' identity this way. On
@@ -104,6 +105,56 @@ describe('the principal option on 2026-07-28', () => {
       expect(log.spans.has('ana-approved')).toBe(true);
     } finally {
       await ana.close();
+      await served.close();
+    }
+  });
+});
+
+// Without credentials nothing tells two callers apart (a header or an address could be anyone's),
+// so every anonymous 2026-07-28 request speaks for one principal: one call order and one read cap
+// for all of them. docs/mcp.md says so, and what to do instead.
+describe('anonymous callers', () => {
+  it("on 2026-07-28 are one principal: one anonymous client's read waits for another's write", async () => {
+    const log = new ProbeLog();
+    const served = await listen(createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', auth: probeAuth }), {});
+    const pinned = async () => {
+      const client = new Client({ name: 'anonymous', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(served.url));
+      return client;
+    };
+    const [first, second] = [await pinned(), await pinned()];
+    try {
+      const release = log.hold('first-write');
+      const write = first.callTool({ name: 'probe_write', arguments: { label: 'first-write', ms: 0 } });
+      await until(() => log.spans.has('first-write'));
+      let read!: Promise<unknown>;
+      // Released however the check ends: a write held for ever would hang the test, not fail it.
+      await releasingAfter(release, async () => {
+        read = second.callTool({ name: 'probe_read', arguments: { label: 'second-read', ms: 0 } });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(log.spans.has('second-read')).toBe(false);
+      });
+      await Promise.all([write, read]);
+      expect(log.spans.get('second-read')!.start).toBeGreaterThan(log.spans.get('first-write')!.end!);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      await served.close();
+    }
+  });
+
+  it("on 2025-11-25 have a session each, so an order each: one session's read runs beside another's write", async () => {
+    const log = new ProbeLog();
+    const served = await listen(createMcpServer(probeContainer(log), { name: 'probe', version: '1.0.0', auth: probeAuth }), {});
+    const [first, second] = [await httpClient(served.url), await httpClient(served.url)];
+    try {
+      const release = log.hold('first-write');
+      const write = first.callTool({ name: 'probe_write', arguments: { label: 'first-write', ms: 0 } });
+      await until(() => log.spans.has('first-write'));
+      await releasingAfter(release, () => second.callTool({ name: 'probe_read', arguments: { label: 'second-read', ms: 0 } }));
+      await write;
+      expect(log.spans.get('second-read')!.start).toBeLessThan(log.spans.get('first-write')!.end!);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
       await served.close();
     }
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, isJSONRPCRequest, type AuthInfo, type JSONRPCMessage, type RequestId, type Server } from '@modelcontextprotocol/server';
 import type { McpToolServer } from '../create-mcp-server';
 import { SessionEventStore, type EventStoreLimits } from './session-event-store';
 
@@ -26,6 +26,8 @@ interface Session {
   readonly principal: string;
   /** Requests still open (a POST waiting for its answer or streaming it). */
   exchanges: number;
+  /** The JSON-RPC ids of the open POSTs that carry one request each: the stream a cancellation may end. */
+  readonly singles: Set<RequestId>;
   /** When a request of it last ended (or it opened), as a tick of `LegacySessions.uses`: the least recently used idle one is evicted first. */
   lastUsed: number;
   timer?: NodeJS.Timeout;
@@ -45,6 +47,8 @@ export class LegacySessions {
   private readonly openingBy = new Map<string, number>();
   /** A counter, not a clock: two sessions used within one millisecond still have an order. */
   private uses = 0;
+  /** Set by `close`: an initialize still under way then opens nothing. */
+  private closed = false;
 
   constructor(
     private readonly tools: McpToolServer<any>,
@@ -105,18 +109,27 @@ export class LegacySessions {
   private async start(request: Request, principal: string, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> {
     const resumable = this.resumability;
     const server = this.tools.createSession({ closeCallStreamsAfterMs: resumable?.closeCallStreamsAfterMs });
+    const singles = new Set<RequestId>();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       // The store lives and dies with this transport, so with this session.
       ...(resumable && { eventStore: new SessionEventStore(resumable), retryInterval: resumable.retryMs }),
-      onsessioninitialized: (id) => this.remember(id, { transport, server, principal, exchanges: 0, lastUsed: ++this.uses }),
+      onsessioninitialized: (id) => this.remember(id, { transport, server, principal, exchanges: 0, singles, lastUsed: ++this.uses }),
       onsessionclosed: (id) => this.forget(id),
     });
     transport.onclose = () => {
       if (transport.sessionId) this.forget(transport.sessionId);
     };
     await server.connect(transport);
+    endCancelledStreams(transport, singles);
     const response = await transport.handleRequest(request, { authInfo, parsedBody });
+    if (this.closed) {
+      // close() came while this initialize was under way: it must not leave a session behind.
+      if (transport.sessionId) this.forget(transport.sessionId);
+      await response.body?.cancel().catch(() => undefined);
+      await server.close();
+      return rpcErrorResponse(503, parsedBody, SHUTTING_DOWN);
+    }
     // An initialize the transport refused opened nothing: without an id nobody can reach it again.
     if (!transport.sessionId || !this.sessions.has(transport.sessionId)) await server.close();
     else this.idle(transport.sessionId);
@@ -124,19 +137,24 @@ export class LegacySessions {
   }
 
   /** The session `id` as seen by `principal`, or `undefined`: unknown, closed, or someone else's. */
-  find(id: string, principal: string): { enter(): void; leave(): void; handle(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown): Promise<Response> } | undefined {
+  find(id: string, principal: string): SessionExchanges | undefined {
     const session = this.sessions.get(id);
     if (!session || session.principal !== principal) return undefined;
     return {
-      enter: () => {
+      stream: (request, authInfo) => session.transport.handleRequest(request, { authInfo }),
+      exchange: async (request, authInfo, parsedBody, send) => {
         session.exchanges++;
         clearTimeout(session.timer);
+        const single = isJSONRPCRequest(parsedBody) ? parsedBody.id : undefined;
+        if (single !== undefined) session.singles.add(single);
+        try {
+          await send(await session.transport.handleRequest(request, { authInfo, parsedBody }));
+        } finally {
+          if (single !== undefined) session.singles.delete(single);
+          session.lastUsed = ++this.uses;
+          if (--session.exchanges === 0 && this.sessions.get(id) === session) this.idle(id);
+        }
       },
-      leave: () => {
-        session.lastUsed = ++this.uses;
-        if (--session.exchanges === 0 && this.sessions.get(id) === session) this.idle(id);
-      },
-      handle: (request, authInfo, parsedBody) => session.transport.handleRequest(request, { authInfo, parsedBody }),
     };
   }
 
@@ -145,6 +163,7 @@ export class LegacySessions {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const open = [...this.sessions.entries()];
     for (const [id] of open) this.forget(id);
     await Promise.all(open.map(([, s]) => s.transport.close()));
@@ -191,10 +210,51 @@ export class LegacySessions {
   }
 }
 
+/**
+ * Ends the stream of a request the client cancelled. No response is sent for a cancelled request
+ * (the protocol says so, and neither the SDK's handler nor a direct call sends one), and the
+ * transport ends a POST's stream only once every request on it has its response: the stream
+ * stayed open for ever, keep-alive pings and all, and the session counted it as a request open,
+ * so it never idled out. Only a POST that carries the one request is ended; a batch's stream also
+ * carries its other requests' answers.
+ */
+function endCancelledStreams(transport: WebStandardStreamableHTTPServerTransport, singles: Set<RequestId>): void {
+  // Set by the server's connect (and wrapped by its direct calls), which has run: the cancellation
+  // reaches the call first, then its stream ends.
+  const dispatch = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    dispatch(message, extra);
+    const cancelled = cancelledRequestOf(message);
+    if (cancelled !== undefined && singles.has(cancelled)) transport.closeSSEStream(cancelled);
+  };
+}
+
+function cancelledRequestOf(message: JSONRPCMessage): RequestId | undefined {
+  if (!('method' in message) || 'id' in message || message.method !== 'notifications/cancelled') return undefined;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === 'string' || typeof requestId === 'number' ? requestId : undefined;
+}
+
+/** A session's requests, for the handler: the standing `GET` stream, and each exchange counted while it is open. */
+export interface SessionExchanges {
+  /** A `GET`: the stream for server messages, which does not keep the session from idling. */
+  stream(request: Request, authInfo: AuthInfo | undefined): Promise<Response>;
+  /** Any other request, open (the session not idle) until `send` has written its whole answer. */
+  exchange(request: Request, authInfo: AuthInfo | undefined, parsedBody: unknown, send: (response: Response) => Promise<void>): Promise<void>;
+}
+
+/** What a request to a closed handler is told. */
+export const SHUTTING_DOWN = 'This MCP server is shutting down: send the request again later, or to another instance.';
+
 /** The answer to an `initialize` over a session limit: a JSON-RPC error naming the limit and what to do. */
 function limitReached(status: 429 | 503, parsedBody: unknown, message: string): Response {
+  // Sessions free up as they idle out or are closed; a client should not hammer meanwhile.
+  return rpcErrorResponse(status, parsedBody, message, { 'retry-after': '5' });
+}
+
+/** A JSON-RPC error as an HTTP answer, with the request's id when it has one. */
+function rpcErrorResponse(status: number, parsedBody: unknown, message: string, headers: Record<string, string> = {}): Response {
   const id = (parsedBody as { id?: unknown } | undefined)?.id;
   const body = { jsonrpc: '2.0', error: { code: -32000, message }, id: typeof id === 'string' || typeof id === 'number' ? id : null };
-  // Sessions free up as they idle out or are closed; a client should not hammer meanwhile.
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'retry-after': '5' } });
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
