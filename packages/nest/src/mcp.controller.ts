@@ -2,6 +2,7 @@ import { All, Controller, Req, Res, UseGuards, type OnModuleDestroy, type OnModu
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpServer, mcpHttpHandler, type AuthInfo, type McpHttpHandler, type McpHttpOptions } from '@toolwright/mcp';
 import { ToolsService } from './tools.service';
+import { identityText } from './identity-text';
 import type { McpRequest, ToolsMcpHttpOptions, ToolsMcpOptions } from './tools-mcp-options';
 
 /** Where the request's identity rides from the route to the tools: the `extra` of MCP's `AuthInfo`. */
@@ -46,7 +47,7 @@ export function mcpController(options: ToolsMcpOptions): Type<unknown> {
           auth: (info) => info?.extra?.[NEST_AUTH],
         }),
         // Every request carries clientId 'nest': the session belongs to the identity the guards found.
-        { ...http, sessions: options.sessions, principal: (info) => JSON.stringify(info?.extra?.[NEST_AUTH] ?? null) },
+        { ...http, sessions: options.sessions, principal: (info, request) => (options.principal ? options.principal(request as McpRequest) : identityText(info?.extra?.[NEST_AUTH])) },
       );
     }
 

@@ -15,6 +15,13 @@ export interface ToolsMcpOptions {
   /** What tools read as `ctx.auth`, from the request the guards let through. Default: `request.user`. */
   auth?: (request: McpRequest) => unknown;
   /**
+   * Whom a session belongs to (another user is answered 404 on it) and whose calls keep one order:
+   * text unique per user. Default: what `auth` returns, as canonical JSON, when that is plain data
+   * (strings, numbers, bigints, booleans, plain objects and arrays); any other identity (a class
+   * instance, whose `#private` fields JSON cannot see) is refused, logged, until this is given.
+   */
+  principal?: (request: McpRequest) => string;
+  /**
    * The HTTP handler's protections (`mcpHttpHandler`'s options of the same names). `allowedHosts`
    * above all: by default only the loopback names are served (DNS rebinding), so a deployed app
    * lists the host names its clients use. Authentication is the guards' here, and whom a session
