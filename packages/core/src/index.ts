@@ -39,7 +39,7 @@ export type { TranscriptViolation, TranscriptRule, TranscriptMessage, Transcript
 export type { RunnableToolsOptions } from './interop/runnable-tools';
 export { ToolCallScheduler, type ToolCallSchedulerOptions, type ScheduledCallOptions } from './interop/call-scheduler';
 export type { TelemetryOptions } from './interop/opentelemetry';
-export { toServerSentEvents } from './interop/server-sent-events';
+export { HIDDEN_ERROR_TEXT, toServerSentEvents, type ServerSentEventsOptions } from './interop/server-sent-events';
 
 export { RUN_STATE_VERSION, createRunState, checkRunState } from './approval/run-state';
 export type { RunState, RunStatus, PendingCall, RunBudgetsUsed, RunUsage, CreateRunStateInput } from './approval/run-state';

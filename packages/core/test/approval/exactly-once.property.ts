@@ -172,7 +172,7 @@ class Process {
 /** The run's result, its events read as the frames `toServerSentEvents` writes; `done` last, and agreeing with the result. */
 async function overServerSentEvents(stream: ToolStream, runId: () => string | undefined, seen: ToolStreamEvent[]): Promise<ToolLoopResult> {
   let body = '';
-  for await (const chunk of toServerSentEvents(stream)) body += String(chunk);
+  for await (const chunk of toServerSentEvents(stream, { exposeErrors: true })) body += String(chunk);
   const frames = body.split('\n\n').slice(0, -1).map((frame) => {
     const [name, data] = frame.split('\n');
     const event = JSON.parse(data.slice('data: '.length)) as ToolStreamEvent;

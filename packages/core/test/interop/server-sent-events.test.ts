@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ToolContainer, streamToolLoop, toServerSentEvents, type ToolStreamEvent } from '@toolwright/core';
-import { text, toolUse, turn } from '@toolwright/core/testing';
+import { HIDDEN_ERROR_TEXT, ToolContainer, streamToolLoop, toServerSentEvents, type ToolStreamEvent } from '@toolwright/core';
+import { apiError, text, toolUse, turn } from '@toolwright/core/testing';
 import { ShopTools, Timeline, shopManifest } from '../loop/fixtures/shop-tools';
 import { MODEL, closeServers, scripted } from '../loop/scripted-client';
 
@@ -51,4 +51,37 @@ test('toServerSentEvents writes one text/event-stream frame per event, as they h
   expect(frames.map((f) => f.name)).toEqual(expect.arrayContaining(['text_delta', 'tool_call', 'tool_start', 'tool_end', 'turn_end']));
   // The first frames left before the scripted pause in the middle of the first response.
   expect(endedAt - firstChunkAt!).toBeGreaterThanOrEqual(250);
+});
+
+describe('a failed run over Server-Sent Events', () => {
+  const secret = 'invalid x-api-key sk-ant-api03-secret';
+  const failedRun = async () => {
+    const { client } = await scripted([apiError(401, { message: secret })]);
+    const tools = new ToolContainer({ manifest: shopManifest, providers: [new ShopTools(new Timeline())] });
+    return streamToolLoop({ client, model: MODEL, prompt: 'X1?', tools });
+  };
+  const doneFrame = async (body: NodeJS.ReadableStream) => {
+    let text = '';
+    for await (const chunk of body) text += String(chunk);
+    const done = text.split('\n\n').find((frame) => frame.startsWith('event: done'))!;
+    return JSON.parse(done.split('\n')[1].slice('data: '.length)) as Extract<ToolStreamEvent, { type: 'done' }>;
+  };
+
+  test('tells the client only that it failed, and gives the error itself to the logger', async () => {
+    const logged: unknown[][] = [];
+    const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => undefined };
+    const stream = await failedRun();
+
+    const done = await doneFrame(toServerSentEvents(stream, { logger }));
+
+    expect(done).toMatchObject({ stopReason: 'error', error: HIDDEN_ERROR_TEXT });
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0][1])).toContain(secret);
+    await expect(stream.result).rejects.toThrow(secret);
+  });
+
+  test('sends the message as it is with exposeErrors', async () => {
+    const done = await doneFrame(toServerSentEvents(await failedRun(), { exposeErrors: true }));
+    expect(done.error).toContain(secret);
+  });
 });

@@ -5,6 +5,7 @@ import {
   Controller,
   Headers,
   HttpCode,
+  Logger,
   NotFoundException,
   Param,
   Post,
@@ -15,9 +16,14 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { DecisionError, RunClaimError, RunConflictError, RunStoreError, toServerSentEvents, type ToolLoopResult, type ToolStream } from '@toolwright/core';
-import { ToolsService } from '@toolwright/nest';
+import { ToolsService, nestToolLogger } from '@toolwright/nest';
 import type { Session } from '../orders/session';
 import { SessionGuard, type AuthenticatedRequest } from './session.guard';
+
+const logger = nestToolLogger(new Logger('ChatController'));
+
+/** A 503's words: what the client can do. A run still claimed elsewhere answers the retry 409 until it is free. */
+const STORE_DOWN = 'The run store did not answer. Nothing was lost: send the same request again in a moment.';
 
 /** What the app answers for a run: 200 when it ended, 202 with the calls to decide when it paused. */
 function answer(run: ToolLoopResult, response: { status(code: number): unknown }) {
@@ -91,7 +97,8 @@ function wantsEvents(accept: string | undefined): boolean {
  * tab mid-request.
  */
 function events(stream: ToolStream): StreamableFile {
-  return new StreamableFile(toServerSentEvents(stream), { type: 'text/event-stream' });
+  // A failed run's error stays in the app's log; the browser reads only that the run failed.
+  return new StreamableFile(toServerSentEvents(stream, { logger }), { type: 'text/event-stream' });
 }
 
 /**
@@ -107,8 +114,12 @@ function httpError(error: unknown): unknown {
   }
   if (error instanceof RunClaimError) return error.problem === 'unknown_run' ? notFound(error.runId) : new ConflictException(error.message);
   if (error instanceof RunConflictError) return new ConflictException(error.message);
-  // The store is down or lost the run's claim: the message says when a retry can resume it.
-  if (error instanceof RunStoreError) return new ServiceUnavailableException(error.message);
+  // The store is down or lost the run's claim. Its message names the database's own error (a host,
+  // a user): it goes to the log, and the client is told what it can do.
+  if (error instanceof RunStoreError) {
+    logger.error(`run ${JSON.stringify(error.runId)}: ${error.message}`);
+    return new ServiceUnavailableException(STORE_DOWN);
+  }
   return error;
 }
 
