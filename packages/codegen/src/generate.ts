@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FileSystemRefreshResult, Project, type SourceFile, type ts } from 'ts-morph';
+import { FileSystemRefreshResult, Project, ts, type SourceFile } from 'ts-morph';
 import { emitModule } from './emit/emit-module';
 import { ChecksEmitter, checksFileFor } from './emit/emit-checks';
 import { Diagnostics, type Diagnostic } from './lint/diagnostic';
@@ -9,7 +9,7 @@ import { buildToolModel } from './model/build-tool-model';
 import type { ToolDefinition, ToolModel } from './model/tool-model';
 import { importExtensionFor, type ImportExtension } from './project/import-extension';
 import { DecoratorsOnlyResolution, narrowProgramHolds, readTexts, scopeFor, type ProgramScope } from './project/program-scope';
-import { readProjectConfig, type ProjectConfig } from './project/tsconfig';
+import { ProjectConfigError, readProjectConfig, type ProjectConfig } from './project/tsconfig';
 import { FileDependencies } from './scan/file-dependencies';
 import { findForeignToolDecorators, findTools, type ScannedTool } from './scan/find-tools';
 import { findManifestCycles, type ImportedClass } from './scan/manifest-cycles';
@@ -223,25 +223,26 @@ export class Generator {
       }
     }
     this.built = built;
-    if (found === 0) this.reportNoTools(diagnostics);
+    this.reportSyntaxErrors(files, diagnostics);
+    if (found === 0 && diagnostics.errorCount === 0) this.reportNoTools(diagnostics);
     this.reportCycles(tools, diagnostics);
-    const code = emitModule(tools, this.outFile, this.checksFile, this.importExtension);
     // Only a module that will be written is worth compiling checks for; `--check` compares them too.
-    const checksCode = diagnostics.errorCount === 0 ? this.checks.emit(tools) : '';
+    const checks = diagnostics.errorCount === 0 ? this.checks.emit(tools) : { text: '', generation: '' };
+    const checksCode = checks.text;
+    const code = emitModule(tools, this.outFile, this.checksFile, this.importExtension, checks.generation);
     // The checks first: whoever sees the manifest module change finds the checks it imports already there.
     const stale = [[this.checksFile, checksCode], [this.outFile, code]].filter(([file, text]) => !this.moduleOnDiskIs(file, text));
-    const upToDate = stale.length === 0;
+    const json = this.options.json && `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
+    const staleJson = this.options.json !== undefined && !hasContent(this.options.json, json as string);
+    const upToDate = stale.length === 0 && !staleJson;
     const canWrite = this.options.write !== false && diagnostics.errorCount === 0;
     if (canWrite) {
+      for (const [file] of stale) checkTarget(file, this.tsconfig);
       for (const [file, text] of stale) {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, text);
+        writeWhole(file, text);
         if (this.reuse) this.written.set(file, { code: text, stamp: stampOf(fs.statSync(file)) });
       }
-    }
-    if (canWrite && this.options.json) {
-      const json = `${JSON.stringify(tools.map((t) => t.definition satisfies ToolDefinition), null, 2)}\n`;
-      if (!hasContent(this.options.json, json)) fs.writeFileSync(this.options.json, json);
+      if (staleJson) writeWhole(this.options.json!, json as string);
     }
     return {
       tools,
@@ -267,10 +268,27 @@ export class Generator {
    */
   private moduleOnDiskIs(file: string, code: string): boolean {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
-    if (!stat) return false;
+    if (!stat?.isFile()) return false;
     const written = this.written.get(file);
     if (written?.stamp === stampOf(stat)) return written.code === code;
-    return stat.size === Buffer.byteLength(code) && fs.readFileSync(file, 'utf8') === code;
+    return hasContent(file, code, stat.size);
+  }
+
+  /**
+   * Syntax errors of the project's files, at file:line: a tool in a file that does not parse may be
+   * left out of what the scan finds, or misread, so nothing is written until they are fixed.
+   */
+  private reportSyntaxErrors(files: readonly SourceFile[], diagnostics: Diagnostics): void {
+    const program = this.project.getProgram().compilerObject;
+    for (const file of files) {
+      for (const problem of program.getSyntacticDiagnostics(file.compilerNode)) {
+        const { line, character } = file.compilerNode.getLineAndCharacterOfPosition(problem.start ?? 0);
+        diagnostics.errorAt(
+          { file: file.getFilePath(), line: line + 1, column: character + 1 },
+          `syntax error: ${ts.flattenDiagnosticMessageText(problem.messageText, ' ').replace(/\.$/, '')}; fix it and run again (nothing is written until the project parses).`,
+        );
+      }
+    }
   }
 
   /** One tool on its own: its own diagnostics and memo, so that what it yields does not depend on the other tools. */
@@ -367,9 +385,68 @@ export function generate(options: GenerateOptions): GenerateResult {
 }
 
 /** Whether the file holds exactly `text`; read only when its size says it may (the module is megabytes at thousands of tools). */
-function hasContent(file: string, text: string): boolean {
-  const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
-  return size === Buffer.byteLength(text) && fs.readFileSync(file, 'utf8') === text;
+/**
+ * Whether `file` holds `text`, with its line endings as `text` has them or as a Windows checkout
+ * (git's `core.autocrlf`) turns them into CRLF: the same module either way.
+ */
+function hasContent(file: string, text: string, size = fs.statSync(file, { throwIfNoEntry: false })?.size): boolean {
+  if (size === undefined) return false;
+  const bytes = Buffer.byteLength(text);
+  if (size !== bytes && size !== bytes + lineCount(text)) return false;
+  const onDisk = fs.readFileSync(file, 'utf8');
+  return onDisk === text || onDisk.replace(/\r\n/g, '\n') === text;
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/**
+ * `text` as the whole of `file`, or the file as it was: written beside it, then renamed over it,
+ * so a run stopped halfway (Ctrl-C, a full disk) never leaves half a module to import.
+ */
+function writeWhole(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(partial, text);
+    fs.renameSync(partial, file);
+  } catch (error) {
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+/** What the header of every module tools-codegen writes holds, near its top. */
+const GENERATED_MARK = '// Generated by tools-codegen';
+
+/**
+ * Refuses to write over what tools-codegen did not write: a directory, or a file of the project's
+ * own (an `--out` naming `src/tools.ts`) would be lost without a word.
+ */
+function checkTarget(file: string, tsconfig: string): void {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat) return;
+  const shown = path.relative(path.dirname(tsconfig), file) || file;
+  if (!stat.isFile()) {
+    throw new ProjectConfigError(`${shown} is a directory, not a file tools-codegen can write; give --out a file name such as src/tools.generated.ts.`, { file });
+  }
+  const head = Buffer.alloc(512);
+  const fd = fs.openSync(file, 'r');
+  try {
+    fs.readSync(fd, head, 0, head.length, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (!head.toString('utf8').includes(GENERATED_MARK)) {
+    throw new ProjectConfigError(
+      `${shown} exists and was not written by tools-codegen (its header has no "${GENERATED_MARK}" line), so it is left as it is. ` +
+        'Give --out another file name, or delete that file if it is an old manifest.',
+      { file },
+    );
+  }
 }
 
 function stampOf(stat: fs.Stats): string {

@@ -37,7 +37,9 @@ describe('compiled checks', () => {
     expect(result.checksFile).toBe(path.join(FIXTURES, 'contract', 'src', 'tools.generated.checks.ts'));
     expect(result.code).toContain(`} from './tools.generated.checks';`);
     result.tools.forEach((_tool, index) => expect(result.code).toContain(`inputCheck: check${index},`));
-    expect(Object.keys(checks)).toEqual(result.tools.map((_tool, index) => `check${index}`));
+    // And the run that wrote them, which the manifest module compares on import (end-to-end.test.ts).
+    expect(Object.keys(checks)).toEqual([...result.tools.map((_tool, index) => `check${index}`), 'generation']);
+    expect(result.code).toContain(`if (generation !== '${(checks as { generation: string }).generation}') {`);
   });
 
   it.each(runFixture('contract').result.tools.map((tool, index) => ({ name: tool.name, index })))(
@@ -75,7 +77,7 @@ describe('the checks module, for tools of one structure', () => {
     { name: 'buscar_pedido', inputSchema: orderSchema('The order to look up.') },
     { name: 'cancelar_pedido', inputSchema: orderSchema('The order to cancel.') },
   ] as unknown as ToolModel[];
-  const code = new ChecksEmitter().emit(tools);
+  const code = new ChecksEmitter().emit(tools).text;
 
   // A function of each tool's own (a wrapper around the shared one) would be compiled by V8 on
   // that tool's first call: the first call of a further tool then pays for it on a user's request.

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ToolContainer, type ToolManifest } from '@toolwright/core';
 import { toolUse } from '@toolwright/core/testing';
+import { Generator } from '../src/generate';
 import { FIXTURES, runFixture } from './support/fixtures';
 
 const out = path.join(FIXTURES, 'catalog', 'src', 'tools.generated.ts');
@@ -89,5 +90,23 @@ describe('end to end: codegen → generated module → ToolContainer → execute
     const [[, sku, dimensions]] = fixture.calls as [[string, string, object]];
     expect(sku).toBe('LMP-0001');
     expect(dimensions.constructor.name).toBe('DimensionsInput');
+  });
+});
+
+describe('a manifest and a checks module of two different runs', () => {
+  // A module path of its own: jest keeps what it read of a path for the whole file.
+  const mismatched = path.join(FIXTURES, 'catalog', 'src', 'tools.mismatched.ts');
+  const checks = path.join(FIXTURES, 'catalog', 'src', 'tools.mismatched.checks.ts');
+
+  beforeAll(() => new Generator({ project: path.join(FIXTURES, 'catalog', 'tsconfig.json'), out: mismatched }).run());
+  afterAll(() => [mismatched, checks].forEach((file) => fs.rmSync(file, { force: true })));
+
+  it('fail loudly on import, naming what to do, instead of checking one tool with another tool’s check', () => {
+    // What a run stopped between its two writes leaves: a checks module of another run.
+    const written = fs.readFileSync(checks, 'utf8');
+    fs.writeFileSync(checks, written.replace(/export const generation: string = '[0-9a-f]+';/, "export const generation: string = '0000000000000000';"));
+    expect(() => require('./__fixtures__/catalog/src/tools.mismatched')).toThrow(
+      "tools.mismatched.checks.ts was not written by the tools-codegen run that wrote this module (one stopped between its two writes?), so its checks may not be these tools': run tools-codegen again.",
+    );
   });
 });

@@ -14,3 +14,5 @@ export const check0: CompiledInputCheck = toolwrightChecks.lazy(checkCode0, "{\"
 
 /** cancelar_pedido */
 export const check1: CompiledInputCheck = toolwrightChecks.lazy(checkCode0, "{\"type\":\"object\",\"properties\":{\"numero\":{\"type\":\"string\",\"description\":\"Número do pedido a cancelar, no formato A-1234.\",\"pattern\":\"^A-\\\\d{4}$\"}},\"required\":[\"numero\"],\"additionalProperties\":false}");
+
+export const generation: string = '83be8ece0a8cca2e';

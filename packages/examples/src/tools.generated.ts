@@ -3,7 +3,11 @@
 
 import { defineToolManifest } from '@toolwright/core';
 import { OrdersTools } from './orders/orders.tools';
-import { check0, check1 } from './tools.generated.checks';
+import { check0, check1, generation } from './tools.generated.checks';
+
+if (generation !== '83be8ece0a8cca2e') {
+  throw new Error('tools.generated.checks.ts was not written by the tools-codegen run that wrote this module (one stopped between its two writes?), so its checks may not be these tools\': run tools-codegen again.');
+}
 
 export class BuscarPedidoInput {
   numero!: string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CHECK_RUNTIME_NAME } from '@toolwright/core/tooling';
 import type { ToolModel } from '../model/tool-model';
 import { CheckCompiler } from './check-compiler';
@@ -19,6 +20,9 @@ const CHECKS_HEADER = [
 export function checksFileFor(outFile: string): string {
   return /\.[cm]?tsx?$/.test(outFile) ? outFile.replace(/(\.[cm]?tsx?)$/, '.checks$1') : `${outFile}.checks.ts`;
 }
+
+/** The export of the checks module naming the run that wrote it (see `ChecksEmitter.emit`). */
+export const GENERATION_EXPORT = 'generation';
 
 /** The export of the checks module that holds the check of the `index`-th tool of the manifest. */
 export function checkExport(index: number): string {
@@ -46,7 +50,13 @@ export class ChecksEmitter {
   private readonly compiler = new CheckCompiler();
   private readonly texts = new WeakMap<ToolModel, CheckText>();
 
-  emit(tools: readonly ToolModel[]): string {
+  /**
+   * The module's text, and its generation: a digest of the text above its last line, which the
+   * module exports and the manifest module compares on import (`emitModule`), so a manifest and a
+   * checks module written by two different runs (one stopped between its two writes) fail loudly
+   * instead of checking one tool's input with another's check.
+   */
+  emit(tools: readonly ToolModel[]): { text: string; generation: string } {
     const factories = new Map<string, string>();
     const checks = tools.map((tool, index) => {
       const text = this.textOf(tool);
@@ -65,7 +75,11 @@ export class ChecksEmitter {
     // a string added after the join would be copied with it again.
     const pieces = [CHECKS_HEADER, imports, ...shared, ...checks].flatMap((piece, index) => (index === 0 ? [piece] : ['\n\n', piece]));
     pieces.push('\n');
-    return pieces.join('');
+    const digest = createHash('sha256');
+    for (const piece of pieces) digest.update(piece);
+    const generation = digest.digest('hex').slice(0, 16);
+    pieces.push(`\nexport const ${GENERATION_EXPORT}: string = '${generation}';\n`);
+    return { text: pieces.join(''), generation };
   }
 
   private textOf(tool: ToolModel): CheckText {

@@ -1,8 +1,9 @@
+import * as path from 'node:path';
 import type { InstancePlanModel, ShapePlanModel, ToolModel } from '../model/tool-model';
 import type { ImportExtension } from '../project/import-extension';
 import { ImportTable, relativeModule } from './import-table';
 import { InputClassWriter } from './input-class-writer';
-import { checkExport } from './emit-checks';
+import { GENERATION_EXPORT, checkExport } from './emit-checks';
 import { quote, tsLiteral } from './ts-literal';
 
 const GENERATED_HEADER = [
@@ -15,7 +16,7 @@ const GENERATED_HEADER = [
  * `checksFile`, see `emitChecks`), one class-validator input class per `@Param` tool, and
  * `toolManifest`. Plain TypeScript, the same bytes for the same input.
  */
-export function emitModule(tools: readonly ToolModel[], outFile: string, checksFile: string, importExtension: ImportExtension): string {
+export function emitModule(tools: readonly ToolModel[], outFile: string, checksFile: string, importExtension: ImportExtension, checksGeneration: string): string {
   const imports = new ImportTable(['toolManifest']);
   const defineToolManifest = imports.use('@toolwright/core', 'defineToolManifest');
   const writer = new InputClassWriter(imports);
@@ -27,6 +28,7 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, checksF
     return specifier;
   };
   const checksModule = relativeModule(outFile, checksFile, importExtension);
+  const generation = imports.use(checksModule, GENERATION_EXPORT);
   const entries = tools.map((tool, index) => {
     const inputCheck = imports.use(checksModule, checkExport(index));
     const provider = imports.use(moduleOf(tool.provider.file), tool.provider.className);
@@ -42,7 +44,10 @@ export function emitModule(tools: readonly ToolModel[], outFile: string, checksF
   // One join of every piece: the module is megabytes at thousands of tools, and each join or
   // template around it would copy it again.
   const pieces: string[] = [];
-  for (const section of [GENERATED_HEADER, imports.render(), writer.classSource]) if (section !== '') pieces.push(section, '\n\n');
+  const sameRun = `if (${generation} !== ${quote(checksGeneration)}) {\n  throw new Error(${quote(
+    `${path.basename(checksFile)} was not written by the tools-codegen run that wrote this module (one stopped between its two writes?), so its checks may not be these tools': run tools-codegen again.`,
+  )});\n}`;
+  for (const section of [GENERATED_HEADER, imports.render(), sameRun, writer.classSource]) if (section !== '') pieces.push(section, '\n\n');
   pieces.push(`export const toolManifest = ${defineToolManifest}([\n`);
   entries.forEach((entry, index) => pieces.push(index === 0 ? entry : `\n${entry}`));
   pieces.push('\n]);\n');
