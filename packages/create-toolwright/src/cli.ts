@@ -66,14 +66,25 @@ export function main(argv: readonly string[], cwd = process.cwd()): number {
   try {
     const files = scaffold({ dir: args.dir, cwd, template: args.template, toolwrightVersion: version });
     console.log(`create-toolwright: wrote ${args.dir} from the ${args.template} template (${files.length} files). Next:\n`);
-    for (const command of [`cd ${args.dir}`, ...TEMPLATES[args.template].next]) console.log(`  ${command}`);
+    for (const command of [`cd ${shellWord(args.dir)}`, ...TEMPLATES[args.template].next]) console.log(`  ${command}`);
     console.log('\nWithout ANTHROPIC_API_KEY, npm start talks to a scripted model on this machine; with it, to Claude.');
     return 0;
   } catch (error) {
-    if (!(error instanceof TargetError)) throw error;
-    console.error(`create-toolwright: ${error.message}`);
+    if (error instanceof TargetError) {
+      console.error(`create-toolwright: ${error.message}`);
+      return 1;
+    }
+    // The file system's refusal (no permission, a read-only disk, a full one): its own words, one line.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    console.error(`create-toolwright: could not write ${args.dir}: ${(error as Error).message}. Pick a folder you can write to, or fix its permissions, and run again.`);
     return 1;
   }
+}
+
+/** `text` as one word of a POSIX shell: as it is when it is plain, in single quotes otherwise. */
+function shellWord(text: string): string {
+  return /^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -38,7 +39,7 @@ describe('create-toolwright', () => {
   it.each(TEMPLATE_NAMES)('the %s template: a project named after its folder, on this version of toolwright, TypeScript 7 and experimentalDecorators', (template) => {
     const result = run(['My App', '--template', template], cwd);
     expect(result.code).toBe(0);
-    expect(result.out).toContain('cd My App\n  npm install\n  npm test\n  npm start');
+    expect(result.out).toContain("cd 'My App'\n  npm install\n  npm test\n  npm start");
     const dir = path.join(cwd, 'My App');
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
     expect(pkg.name).toBe('my-app');
@@ -87,5 +88,31 @@ describe('create-toolwright', () => {
     expect(result.code).toBe(2);
     expect(result.err.split('\n')[0]).toBe(`create-toolwright: ${reason}`);
     expect(fs.readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each(['My App', "Bob's app"])('prints a "cd" that enters the new folder when pasted into a shell (%j)', (dir) => {
+    const real = fs.realpathSync(cwd);
+    const result = run([dir], real);
+    expect(result.code).toBe(0);
+    const cd = result.out.split('\n').find((line) => line.trimStart().startsWith('cd '))!.trim();
+    expect(execFileSync('bash', ['-c', `${cd} && pwd`], { cwd: real, encoding: 'utf8' }).trim()).toBe(path.join(real, dir));
+  });
+
+  it('answers a folder the file system refuses with one line saying what to do, not a stack trace', () => {
+    // scaffold.ts reads fs through `import * as fs`, whose getters reach node:fs's own (writable) exports.
+    const nodeFs = require('node:fs') as { mkdirSync: typeof fs.mkdirSync };
+    const mkdirSync = nodeFs.mkdirSync;
+    nodeFs.mkdirSync = () => {
+      throw Object.assign(new Error("EACCES: permission denied, mkdir '/srv/app'"), { code: 'EACCES' });
+    };
+    try {
+      const result = run(['app'], cwd);
+      expect(result.code).toBe(1);
+      expect(result.err).toBe(
+        "create-toolwright: could not write app: EACCES: permission denied, mkdir '/srv/app'. Pick a folder you can write to, or fix its permissions, and run again.",
+      );
+    } finally {
+      nodeFs.mkdirSync = mkdirSync;
+    }
   });
 });
