@@ -77,9 +77,16 @@ export function watchProject(options: GenerateOptions, events: WatchEvents): Wat
     if (closed || watchers.has(dir)) return;
     let watcher: fs.FSWatcher;
     try {
-      watcher = fs.watch(dir, (_event, name) => {
+      watcher = fs.watch(dir, (event, name) => {
         if (!name) return;
         const file = path.join(dir, name.toString());
+        // A directory deleted, moved or made again (a branch checkout, rm -rf then mkdir): its old
+        // watcher sees nothing more, and on Linux says nothing of it either, so it is dropped and
+        // the directory, if there, watched afresh.
+        if (event === 'rename' && watchers.has(file)) {
+          forgetTree(file);
+          schedule();
+        }
         if (recursive && isDirectory(file) && !skipped(file)) {
           watchTree(file);
           schedule();
@@ -95,6 +102,15 @@ export function watchProject(options: GenerateOptions, events: WatchEvents): Wat
       watchers.delete(dir);
     });
     watchers.set(dir, watcher);
+  };
+
+  const forgetTree = (dir: string) => {
+    for (const [watched, watcher] of watchers) {
+      if (watched === dir || watched.startsWith(dir + path.sep)) {
+        watcher.close();
+        watchers.delete(watched);
+      }
+    }
   };
 
   const watchTree = (dir: string) => {
