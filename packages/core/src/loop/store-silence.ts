@@ -62,7 +62,7 @@ export function untilAnswered<T>(operation: RunStoreOperation, op: () => Promise
       onSilence?.(silence);
       reject(silence);
     }
-    if (signal && !signal.aborted) signal.addEventListener('abort', onAbort, { once: true });
+    if (signal && !signal.aborted) signal.addEventListener('abort', onAbort);
     pending.then(
       (value) => {
         done();

@@ -279,6 +279,17 @@ describe('untilAnswered', () => {
     expect(silences).toHaveLength(1);
   });
 
+  it('a call given up at the lease is not given up again when the run aborts later, and leaves no listener', async () => {
+    const signal = new AbortController();
+    const silences: StoreSilence[] = [];
+    const answered = untilAnswered('save', () => new Promise<string>(() => undefined), signal.signal, grace, (silence) => silences.push(silence));
+    await expect(answered).rejects.toBeInstanceOf(StoreSilence);
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
+    signal.abort();
+    await pause(grace * 5);
+    expect(silences.map((s) => s.reason)).toEqual(['lease']);
+  });
+
   it('a call answered within the lease is never given up afterwards, signal or not', async () => {
     const silences: unknown[] = [];
     const signal = new AbortController();
