@@ -103,6 +103,21 @@ describe('a store that answers with a state it never checked', () => {
   });
 });
 
+describe('a store that answers with a state of another version', () => {
+  it('is refused as the version it is (what to do differs from a malformed row), and nothing runs', async () => {
+    const inner = new InMemoryRunStore();
+    const { a } = await twoPausedRuns(inner);
+    const store = lying(inner, { load: async (id) => ({ ...(await inner.load(id))!, state: { ...(await inner.load(id))!.state, version: 99 } }) as never });
+    const { tools, provider } = refundTools('writes');
+
+    const error = await resumeApprovingBoth(store, a, tools);
+
+    expect(error).toBeInstanceOf(RunStateError);
+    expect(error).toMatchObject({ problem: 'version', message: expect.stringContaining('Run state version 99 is not supported') });
+    expect(provider.ran).toEqual([]);
+  });
+});
+
 describe('a run that moves between the resume’s load and its claim', () => {
   it('is refused at the revision its decisions were checked against, and nothing runs', async () => {
     const inner = new InMemoryRunStore();
