@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../src/cli';
 import { makeTempProject } from './support/fixtures';
+import { runCli } from './support/run-cli';
 
 const TOOLS = `import { Param, Tool } from '@toolwright/core';
 
@@ -19,19 +19,7 @@ export class ClockTools {
 }
 `;
 
-/** Runs the CLI in-process and collects what it printed. */
-function run(args: string[], cwd: string): { code: ReturnType<typeof main>; out: string; err: string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
-  const error = jest.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
-  try {
-    return { code: main(args, cwd), out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = runCli;
 
 describe('tools-codegen CLI', () => {
   const project = makeTempProject({ 'src/clock.tools.ts': TOOLS });

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { main } from '../src/cli';
 import { generate } from '../src/generate';
 import { makeTempProject } from './support/fixtures';
+import { runCli } from './support/run-cli';
 
 // What tools-codegen writes, and what it refuses to write over: a project's own file named as
 // --out, a directory; a module left half written by a run that stopped; the JSON of --json under
@@ -29,18 +29,7 @@ const APP = `import { ClockTools } from './clock.tools.js';
 export const providers = [new ClockTools()]; // my own code
 `;
 
-function run(args: string[], cwd: string): { code: ReturnType<typeof main>; out: string; err: string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
-  const error = jest.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
-  try {
-    return { code: main(args, cwd), out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = runCli;
 
 function withProject(files: Record<string, string>, body: (dir: string, tsconfig: string) => void): void {
   const project = makeTempProject(files);
