@@ -39,7 +39,7 @@ describe('compiled checks', () => {
     result.tools.forEach((_tool, index) => expect(result.code).toContain(`inputCheck: check${index},`));
     // And the run that wrote them, which the manifest module compares on import (end-to-end.test.ts).
     expect(Object.keys(checks)).toEqual([...result.tools.map((_tool, index) => `check${index}`), 'generation']);
-    expect(result.code).toContain(`if (generation !== '${(checks as { generation: string }).generation}') {`);
+    expect(result.code).toContain(`if (generation !== '${(checks as unknown as { generation: string }).generation}') {`);
   });
 
   it.each(runFixture('contract').result.tools.map((tool, index) => ({ name: tool.name, index })))(
