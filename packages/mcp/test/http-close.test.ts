@@ -1,8 +1,6 @@
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMcpServer, mcpHttpHandler, type AuthInfo, type McpHttpOptions } from '@toolwright/mcp';
+import { createMcpServer, type AuthInfo, type McpHttpOptions } from '@toolwright/mcp';
 import { ProbeLog, probeContainer } from './fixtures/probe-tools';
-import { RecordingLogger } from './support/clients';
+import { listen } from './support/clients';
 import { probeAuth as auth } from './support/probe-suite';
 
 const ACCEPT = 'application/json, text/event-stream';
@@ -11,22 +9,9 @@ const SHUTTING_DOWN = { jsonrpc: '2.0', error: { code: -32000, message: expect.s
 
 /** The handler on a loopback port, so the test can close the handler and still send it requests. */
 async function serving(options: McpHttpOptions = {}) {
-  const logger = new RecordingLogger();
-  const handler = mcpHttpHandler(createMcpServer(probeContainer(new ProbeLog()), { name: 'probe', version: '1.0.0', auth }), { logger, ...options });
-  const server = http.createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  const post = (body: string, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body });
-  return {
-    handler,
-    logger,
-    post,
-    async stop() {
-      await handler.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  const served = await listen(createMcpServer(probeContainer(new ProbeLog()), { name: 'probe', version: '1.0.0', auth }), options);
+  const post = (body: string, headers: Record<string, string> = {}) => fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body });
+  return { handler: served.handler, logger: served.logger, post, stop: () => served.close() };
 }
 
 async function answer(response: Response) {

@@ -35,6 +35,7 @@ export async function listen(server: McpToolServer<any>, options: McpHttpOptions
   const url = new URL(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`);
   return {
     url,
+    handler,
     logger,
     rejected,
     async close() {
